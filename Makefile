@@ -1,0 +1,26 @@
+# A thin wrapper over CMake + CTest. `make`, `make check`, `make demo`,
+# `make install` (PREFIX=/usr/local). Build tree: $(BUILD).
+BUILD ?= build
+PREFIX ?= /usr/local
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?=
+
+.PHONY: all check demo install clean
+
+all: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS)
+
+check: all
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+demo: all
+	BUILD=$(BUILD) ./scripts/demo.sh
+
+install: all
+	cmake --install $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,51 @@
+// The spanning tree and chord increments for both registers (Ball-Larus
+// section 3.3, event counting; PPP section 5: both counters on the same
+// edges).
+#pragma once
+
+#include "pathcov/core/Dag.h"
+#include "pathcov/core/Ppp.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace pathcov {
+
+// What one piece of instrumentation adds to the two path registers.
+struct RegisterIncrement {
+  int64_t ballLarus = 0;
+  int64_t ppp = 0;
+  bool operator==(const RegisterIncrement &o) const {
+    return ballLarus == o.ballLarus && ppp == o.ppp;
+  }
+};
+
+struct ChordPlacement {
+  // Per DAG edge: on the maximum-weight spanning tree (built over the DAG
+  // plus EXIT->ENTRY, which always joins the tree first) or a chord.
+  std::vector<bool> inTree;
+  std::vector<DagEdgeId> chords; // ascending
+  // Per DAG edge: the chord's increment for each register (0 on the tree).
+  // Along every ENTRY->EXIT path the increments add up to the path's
+  // Ball-Larus id and PPP id respectively.
+  std::vector<RegisterIncrement> increment;
+};
+
+// `pppWeights` is PppNumbering::weight (or empty: PPP increments are 0).
+// The tree takes edges by estimated frequency, highest first, ties by DAG
+// edge id, so the same DAG always gets the same chords.
+ChordPlacement computeChordIncrements(const Dag &dag,
+                                      const BallLarusNumbering &bl,
+                                      const std::vector<int64_t> &pppWeights);
+
+// The code placed on a CFG edge that ends one path and starts the next (a
+// back edge, a cut edge): count the path at register + pathEnd, then set the
+// register to pathStart.
+struct PathBoundary {
+  RegisterIncrement pathEnd;   // increment of the dummy src->EXIT
+  RegisterIncrement pathStart; // increment of the dummy ENTRY->dst
+};
+PathBoundary pathBoundaryCode(const Dag &dag, const ChordPlacement &chords,
+                              BlockId src, BlockId dst);
+
+} // namespace pathcov

@@ -1,0 +1,27 @@
+#!/bin/sh
+# Installs the Debian bookworm packages pathcov needs to build and test,
+# if any are missing. Installing needs root (or sudo).
+set -eu
+
+packages="build-essential cmake libgtest-dev nlohmann-json3-dev libcli11-dev
+python3 python3-jsonschema"
+
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" \
+    || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing:$missing" >&2
+if [ "$(id -u)" = 0 ]; then
+  as_root=""
+elif command -v sudo >/dev/null 2>&1; then
+  as_root="sudo"
+else
+  echo "install-deps: need root to install:$missing" >&2
+  exit 1
+fi
+$as_root apt-get update -qq
+# shellcheck disable=SC2086
+DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends $missing
