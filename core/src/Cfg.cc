@@ -67,4 +67,35 @@ EdgeId Cfg::addEdge(BlockId src, BlockId dst, EdgeKind kind,
   return id;
 }
 
+namespace {
+// FNV-1a, 64-bit: stable across hosts and releases, unlike std::hash.
+class Fnv1a {
+public:
+  void add(uint64_t v) {
+    for (int i = 0; i < 8; ++i, v >>= 8) {
+      hash_ ^= v & 0xff;
+      hash_ *= 0x100000001b3ull;
+    }
+  }
+  uint64_t value() const { return hash_; }
+
+private:
+  uint64_t hash_ = 0xcbf29ce484222325ull;
+};
+} // namespace
+
+uint64_t Cfg::checksum() const {
+  Fnv1a h;
+  h.add(numBlocks());
+  h.add(entry_);
+  h.add(exit_);
+  h.add(edges_.size());
+  for (const CfgEdge &e : edges_) {
+    h.add(e.src);
+    h.add(e.dst);
+    h.add(static_cast<uint64_t>(e.kind));
+  }
+  return h.value();
+}
+
 } // namespace pathcov

@@ -35,7 +35,9 @@ private:
 };
 
 // Kruskal's algorithm, as gcov's find_spanning_tree: EXIT->ENTRY first,
-// then the most frequent edges, so the code lands on the coldest ones.
+// then the path starts of blocks entered abnormally (a star around ENTRY,
+// so they always fit), then the most frequent edges, so the code lands on
+// the coldest ones.
 std::vector<bool> maximumSpanningTree(const Dag &dag) {
   std::vector<DagEdgeId> byFrequency(dag.edges.size());
   std::iota(byFrequency.begin(), byFrequency.end(), 0);
@@ -46,8 +48,12 @@ std::vector<bool> maximumSpanningTree(const Dag &dag) {
   UnionFind components(dag.numNodes());
   components.unite(dag.exit, dag.entry);
   std::vector<bool> inTree(dag.edges.size(), false);
+  for (BlockId v = 0; v < dag.numNodes(); ++v)
+    if (dag.enteredAbnormally[v] && dag.pathStart[v] != kNoId)
+      inTree[dag.pathStart[v]] = components.unite(dag.entry, v);
   for (DagEdgeId e : byFrequency)
-    inTree[e] = components.unite(dag.edges[e].src, dag.edges[e].dst);
+    if (!inTree[e])
+      inTree[e] = components.unite(dag.edges[e].src, dag.edges[e].dst);
   return inTree;
 }
 

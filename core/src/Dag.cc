@@ -143,6 +143,7 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
   dag.pathStart.assign(n, kNoId);
   dag.pathEnd.assign(n, kNoId);
   dag.reachable.resize(n);
+  dag.enteredAbnormally.assign(n, false);
   dag.cfgEdgeRole.resize(cfg.edges().size());
   dag.dagEdgeOfCfgEdge.assign(cfg.edges().size(), kNoId);
   dag.cuts = cuts;
@@ -158,8 +159,11 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
     const CfgEdge &e = cfg.edge(id);
     if (e.src != entry)
       endsPath[e.src] = true;
-    if (e.dst != exit)
+    if (e.dst != exit) {
       startsPath[e.dst] = true;
+      if (role == CfgEdgeRole::Abnormal || role == CfgEdgeRole::Fake)
+        dag.enteredAbnormally[e.dst] = true;
+    }
   }
 
   const auto addEdge = [&dag](BlockId src, BlockId dst, DagEdgeRole role,

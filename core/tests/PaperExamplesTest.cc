@@ -285,6 +285,12 @@ TEST(PaperExamples, SelfLoopAndAbnormalEdgesEndPaths) {
   EXPECT_EQ(dag.dagEdgeOfCfgEdge[3], kNoId); // never carries code
   EXPECT_NE(dag.pathEnd[g.block('b')], kNoId);
   EXPECT_NE(dag.pathStart[g.block('c')], kNoId);
+  // No code can go on b->c: the path at c starts with both registers at 0,
+  // which code at b's end can set.
+  const ChordPlacement chords = computeChordIncrements(dag, n.ballLarus, {});
+  EXPECT_TRUE(chords.inTree[dag.pathStart[g.block('c')]]);
+  EXPECT_EQ(pathBoundaryCode(dag, chords, g.block('b'), g.block('c')).pathStart,
+            RegisterIncrement{});
   // Paths end at a (self loop) and b (abnormal edge); new ones start at a
   // and c.
   std::set<std::string> paths;

@@ -64,6 +64,11 @@ public:
   const CfgEdge &edge(EdgeId e) const { return edges_.at(e); }
   const std::vector<EdgeId> &succs(BlockId b) const { return succs_.at(b); }
 
+  // Identifies the graph's shape (blocks, entry, exit, edges with their
+  // kinds, in order; not frequencies): a corpus recorded for one shape is
+  // never applied to another.
+  uint64_t checksum() const;
+
 private:
   BlockId entry_;
   BlockId exit_;

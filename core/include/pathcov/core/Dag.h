@@ -55,6 +55,10 @@ struct Dag {
   std::vector<DagEdgeId> pathStart;        // per block: ENTRY->w or kNoId
   std::vector<DagEdgeId> pathEnd;          // per block: v->EXIT or kNoId
   std::vector<bool> reachable;             // per block
+  // Per block: the target of an abnormal (or fake) edge. No code can go on
+  // such an edge, so the spanning tree keeps the block's ENTRY->w dummy:
+  // its paths start with both registers at 0, whichever edge led there.
+  std::vector<bool> enteredAbnormally;
   std::vector<CfgEdgeRole> cfgEdgeRole;    // per CFG edge
   std::vector<DagEdgeId> dagEdgeOfCfgEdge; // per CFG edge: kNoId unless InDag
   std::vector<BlockId> cuts;               // cut blocks, in the order cut
