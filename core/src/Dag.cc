@@ -257,14 +257,15 @@ BallLarusNumbering computeBLIncrements(const Dag &dag, uint64_t limit) {
   return bl;
 }
 
-NumberedDag numberBallLarus(const Cfg &cfg, uint64_t pathLimit) {
+NumberedDag numberBallLarus(const Cfg &cfg, uint64_t pathLimit,
+                            const std::vector<BlockId> &forcedCuts) {
   if (pathLimit < 1)
     throw std::invalid_argument("the path limit must be at least 1");
   // Cut inner blocks at `innerLimit`. Dummy edges from ENTRY to the cut
   // blocks' successors add up at ENTRY; while ENTRY's total passes the
   // limit, halve the inner limit and cut again from scratch.
   for (uint64_t innerLimit = pathLimit;; innerLimit /= 2) {
-    std::vector<BlockId> cuts;
+    std::vector<BlockId> cuts = forcedCuts;
     for (;;) {
       NumberedDag result{buildDag(cfg, cuts), {}};
       const BlockId over =

@@ -318,6 +318,11 @@ TEST(PaperExamples, CutsKeepEverySegmentNumbered) {
   EXPECT_EQ(paths.size(), n.ballLarus.totalPaths);
   EXPECT_EQ(numberBallLarus(g.cfg, 6).dag.cuts, n.dag.cuts);
   EXPECT_EQ(countAcyclicPaths(g.cfg).count, 8u);
+  // A forced cut comes first, whatever the counts.
+  const NumberedDag forced = numberBallLarus(g.cfg, kDefaultPathLimit,
+                                             {g.block('f')});
+  EXPECT_EQ(forced.dag.cuts, std::vector<BlockId>{g.block('f')});
+  EXPECT_EQ(forced.ballLarus.totalPaths, 4u + 2u);
   // Segments add up at ENTRY: no cut gets three diamonds under 6 paths.
   EXPECT_THROW(numberBallLarus(g.cfg, 5), NumberingOverflow);
 }

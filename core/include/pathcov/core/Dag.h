@@ -97,9 +97,11 @@ struct NumberedDag {
 // Builds the DAG and numbers it, cutting (Ball-Larus section 5.3) every
 // block whose path count would pass `pathLimit`, so that all ids of the
 // function fit below it. Cuts are chosen in a fixed order from the graph
-// alone: the same CFG is always cut the same way.
+// alone: the same CFG is always cut the same way. `forcedCuts` are cut
+// first whatever their counts (the plugin cuts setjmp calls).
 NumberedDag numberBallLarus(const Cfg &cfg,
-                            uint64_t pathLimit = kDefaultPathLimit);
+                            uint64_t pathLimit = kDefaultPathLimit,
+                            const std::vector<BlockId> &forcedCuts = {});
 
 // Acyclic paths of the uncut DAG, for coverage ratios.
 struct PathCount {

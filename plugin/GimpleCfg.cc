@@ -1,0 +1,136 @@
+#include "GimpleCfg.h"
+
+#include <algorithm>
+
+namespace pathcov {
+
+namespace {
+
+EdgeKind kindOf(edge e) {
+  if (e->flags & EDGE_ABNORMAL)
+    return EdgeKind::Abnormal;
+  if (e->flags & EDGE_EH)
+    return EdgeKind::Eh;
+  if (e->flags & EDGE_TRUE_VALUE)
+    return EdgeKind::True;
+  if (e->flags & EDGE_FALSE_VALUE)
+    return EdgeKind::False;
+  const gimple *last = last_stmt(e->src);
+  if (last && (gimple_code(last) == GIMPLE_SWITCH ||
+               gimple_code(last) == GIMPLE_EH_DISPATCH))
+    return EdgeKind::SwitchCase;
+  return EdgeKind::Fallthru;
+}
+
+uint64_t frequencyOf(edge e) {
+  const profile_count count = e->count();
+  if (!count.initialized_p())
+    return 0;
+  const gcov_type value = count.to_gcov_type();
+  return value > 0 ? static_cast<uint64_t>(value) : 0;
+}
+
+gimple *firstRealStmt(basic_block bb) {
+  for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi);
+       gsi_next(&gsi))
+    if (!is_gimple_debug(gsi_stmt(gsi)))
+      return gsi_stmt(gsi);
+  return nullptr;
+}
+
+AbnormalRole abnormalRoleOf(basic_block bb) {
+  if (bb->index == ENTRY_BLOCK || bb->index == EXIT_BLOCK)
+    return AbnormalRole::None;
+  gimple *first = firstRealStmt(bb);
+  if (first && gimple_call_internal_p(first, IFN_ABNORMAL_DISPATCHER))
+    return AbnormalRole::Dispatcher;
+  if (first && is_gimple_call(first) &&
+      (gimple_call_flags(first) & ECF_RETURNS_TWICE))
+    return AbnormalRole::SetjmpReceiver;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, bb->succs)
+    if (!(e->flags & EDGE_ABNORMAL))
+      return AbnormalRole::None;
+  return AbnormalRole::NoNormalSuccessor;
+}
+
+BlockSource sourceOf(basic_block bb, const char *functionFile) {
+  BlockSource source;
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+       gsi_next(&gsi)) {
+    const location_t loc = gimple_location(gsi_stmt(gsi));
+    if (loc == UNKNOWN_LOCATION || is_gimple_debug(gsi_stmt(gsi)))
+      continue;
+    const expanded_location where = expand_location(loc);
+    if (!where.file || where.line <= 0)
+      continue;
+    if (source.lines.empty() && strcmp(where.file, functionFile) != 0)
+      source.file = where.file;
+    const bool sameFile = source.file.empty()
+                              ? strcmp(where.file, functionFile) == 0
+                              : source.file == where.file;
+    if (sameFile && std::find(source.lines.begin(), source.lines.end(),
+                              where.line) == source.lines.end())
+      source.lines.push_back(where.line);
+  }
+  return source;
+}
+
+} // namespace
+
+GimpleCfg translateCfg(function *fun) {
+  std::vector<basic_block> blocks{ENTRY_BLOCK_PTR_FOR_FN(fun),
+                                  EXIT_BLOCK_PTR_FOR_FN(fun)};
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+    blocks.push_back(bb);
+  std::sort(blocks.begin() + 2, blocks.end(),
+            [](basic_block a, basic_block b) { return a->index < b->index; });
+
+  GimpleCfg g{Cfg(static_cast<uint32_t>(blocks.size()), 0, 1), blocks, {},
+              {}, {}, {}, {}};
+  g.blockIndex.assign(last_basic_block_for_fn(fun), kNoId);
+  for (BlockId id = 0; id < blocks.size(); ++id)
+    g.blockIndex[blocks[id]->index] = id;
+
+  const char *functionFile = DECL_SOURCE_FILE(fun->decl);
+  for (BlockId id = 0; id < blocks.size(); ++id) {
+    g.abnormalRole.push_back(abnormalRoleOf(blocks[id]));
+    g.sources.push_back(sourceOf(blocks[id], functionFile));
+    if (g.abnormalRole.back() == AbnormalRole::SetjmpReceiver)
+      g.setjmpBlocks.push_back(id);
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, blocks[id]->succs) {
+      g.cfg.addEdge(id, g.idOf(e->dest), kindOf(e), frequencyOf(e));
+      g.edgeOf.push_back(e);
+    }
+  }
+  return g;
+}
+
+FunctionIdentity identifyFunction(function *fun) {
+  tree decl = fun->decl;
+  FunctionIdentity id;
+  id.assemblerName =
+      targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
+  id.name = lang_hooks.decl_printable_name(decl, 2);
+  id.tu = main_input_filename ? main_input_filename : "";
+  id.file = DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "";
+  id.line = DECL_SOURCE_LINE(decl);
+  id.isPublic = TREE_PUBLIC(decl);
+  id.identity = id.isPublic ? id.assemblerName : id.tu + ":" + id.assemblerName;
+  return id;
+}
+
+bool enteredOnlyAbnormally(basic_block bb) {
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE(e, ei, bb->preds)
+    if (!(e->flags & EDGE_ABNORMAL))
+      return false;
+  return true;
+}
+
+} // namespace pathcov

@@ -1,0 +1,46 @@
+// GCC's CFG of one function, translated into the core's model.
+#pragma once
+
+#include "Metadata.h"
+
+#include "pathcov/core/Cfg.h"
+
+#include "GccIncludes.h"
+
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+// How a block takes part in abnormal control flow, which decides where a
+// path can be ended or started without code on an abnormal edge.
+enum class AbnormalRole : uint8_t {
+  None,
+  Dispatcher,      // .ABNORMAL_DISPATCHER: never runs, no code
+  SetjmpReceiver,  // starts with a returns-twice call
+  NoNormalSuccessor, // every way out is abnormal, or there is none
+};
+
+struct GimpleCfg {
+  Cfg cfg;
+  std::vector<basic_block> blockOf;   // per BlockId
+  std::vector<edge> edgeOf;           // per EdgeId
+  std::vector<AbnormalRole> abnormalRole; // per BlockId
+  std::vector<BlockSource> sources;   // per BlockId
+  std::vector<BlockId> setjmpBlocks;  // forced cuts
+
+  BlockId idOf(basic_block bb) const { return blockIndex.at(bb->index); }
+  std::vector<BlockId> blockIndex;    // bb->index -> BlockId
+};
+
+// ENTRY is block 0 and EXIT block 1, the rest follow in bb->index order;
+// each block's successors keep GCC's order, so the same function always
+// gives the same Cfg.
+GimpleCfg translateCfg(function *fun);
+
+FunctionIdentity identifyFunction(function *fun);
+
+// True if every way into the block is an abnormal edge.
+bool enteredOnlyAbnormally(basic_block bb);
+
+} // namespace pathcov

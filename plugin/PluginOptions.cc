@@ -1,0 +1,125 @@
+#include "PluginOptions.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <fnmatch.h>
+
+namespace pathcov {
+
+const char *const kPluginHelp =
+    "pathcov GCC plugin: path coverage (Ball-Larus path profiling).\n"
+    "Use: gcc -fplugin=/path/to/pathcov.so [-fplugin-arg-pathcov-KEY=VALUE...]\n"
+    "  mode=record            count every acyclic path (the only mode yet)\n"
+    "  array-threshold=N      inline counter arrays for functions with at most\n"
+    "                         N paths, a runtime hash table above (4096)\n"
+    "  path-limit=N           cut the graph so that ids stay below N (2^61)\n"
+    "  atomic[=0|1]           atomic counter updates: exact under threads (0)\n"
+    "  include-file=GLOBS     instrument only functions in matching files\n"
+    "  exclude-file=GLOBS     never instrument functions in matching files\n"
+    "  include-function=GLOBS instrument only matching functions (assembler\n"
+    "                         or printable name)\n"
+    "  exclude-function=GLOBS never instrument matching functions\n"
+    "  warn-skipped[=0|1]     warn about functions left uninstrumented (1)\n"
+    "  help                   print this text\n"
+    "GLOBS is a comma-separated list of fnmatch(3) patterns.\n";
+
+namespace {
+
+bool matchesAny(const std::vector<std::string> &globs, const char *text) {
+  for (const std::string &glob : globs)
+    if (fnmatch(glob.c_str(), text, 0) == 0)
+      return true;
+  return false;
+}
+
+std::vector<std::string> splitCommas(const std::string &list) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  for (size_t comma; (comma = list.find(',', start)) != std::string::npos;
+       start = comma + 1)
+    items.push_back(list.substr(start, comma - start));
+  items.push_back(list.substr(start));
+  return items;
+}
+
+bool parseUnsigned(const std::string &text, uint64_t &value) {
+  if (text.empty() || text[0] == '-')
+    return false;
+  char *end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 0);
+  if (errno != 0 || *end != '\0')
+    return false;
+  value = v;
+  return true;
+}
+
+bool parseFlag(const std::string &text, bool &value) {
+  if (text.empty() || text == "1" || text == "yes") {
+    value = true;
+    return true;
+  }
+  if (text == "0" || text == "no") {
+    value = false;
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+bool PluginOptions::wantsFile(const char *file) const {
+  if (!includeFiles.empty() && !matchesAny(includeFiles, file))
+    return false;
+  return !matchesAny(excludeFiles, file);
+}
+
+bool PluginOptions::wantsFunction(const char *assemblerName,
+                                  const char *name) const {
+  const auto matches = [&](const std::vector<std::string> &globs) {
+    return matchesAny(globs, assemblerName) || matchesAny(globs, name);
+  };
+  if (!includeFunctions.empty() && !matches(includeFunctions))
+    return false;
+  return !matches(excludeFunctions);
+}
+
+std::string parsePluginArguments(const std::vector<PluginArgument> &args,
+                                 PluginOptions &options, bool &help) {
+  help = false;
+  for (const PluginArgument &arg : args) {
+    const std::string bad = "bad argument '" + arg.key + "=" + arg.value + "'";
+    if (arg.key == "help") {
+      help = true;
+    } else if (arg.key == "mode") {
+      if (arg.value != "record")
+        return bad + ": the modes are: record";
+    } else if (arg.key == "array-threshold") {
+      if (!parseUnsigned(arg.value, options.arrayThreshold))
+        return bad + ": expected a number";
+    } else if (arg.key == "path-limit") {
+      if (!parseUnsigned(arg.value, options.pathLimit) ||
+          options.pathLimit < 2 || options.pathLimit > (uint64_t(1) << 61))
+        return bad + ": expected a number from 2 to 2^61";
+    } else if (arg.key == "atomic") {
+      if (!parseFlag(arg.value, options.atomic))
+        return bad + ": expected 0 or 1";
+    } else if (arg.key == "warn-skipped") {
+      if (!parseFlag(arg.value, options.warnSkipped))
+        return bad + ": expected 0 or 1";
+    } else if (arg.key == "include-file") {
+      options.includeFiles = splitCommas(arg.value);
+    } else if (arg.key == "exclude-file") {
+      options.excludeFiles = splitCommas(arg.value);
+    } else if (arg.key == "include-function") {
+      options.includeFunctions = splitCommas(arg.value);
+    } else if (arg.key == "exclude-function") {
+      options.excludeFunctions = splitCommas(arg.value);
+    } else {
+      return "unknown argument '" + arg.key + "' (see -fplugin-arg-pathcov-help)";
+    }
+  }
+  return "";
+}
+
+} // namespace pathcov

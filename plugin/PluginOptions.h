@@ -1,0 +1,38 @@
+// The plugin's arguments: -fplugin-arg-pathcov-KEY[=VALUE].
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+struct PluginOptions {
+  // Functions with at most this many paths count them in an inline array;
+  // larger ones call the runtime, which keeps a hash table.
+  uint64_t arrayThreshold = 4096;
+  uint64_t pathLimit = uint64_t(1) << 61;
+  bool atomic = false;
+  bool warnSkipped = true;
+  // fnmatch(3) patterns, matched against the source file and against both
+  // the assembler and the printable name of each function.
+  std::vector<std::string> includeFiles, excludeFiles;
+  std::vector<std::string> includeFunctions, excludeFunctions;
+
+  bool wantsFile(const char *file) const;
+  bool wantsFunction(const char *assemblerName, const char *name) const;
+};
+
+struct PluginArgument {
+  std::string key;
+  std::string value; // empty when the argument has no '='
+};
+
+// Fills `options`. Returns an error message naming the bad argument, or "".
+// `help` is set when the help argument was given.
+std::string parsePluginArguments(const std::vector<PluginArgument> &args,
+                                 PluginOptions &options, bool &help);
+
+extern const char *const kPluginHelp;
+
+} // namespace pathcov

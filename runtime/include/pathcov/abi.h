@@ -1,0 +1,38 @@
+/* The contract between code instrumented by the pathcov GCC plugin and the
+ * pathcov runtime. The plugin builds these objects as GCC trees (plugin/
+ * mirrors this layout field by field); the runtime reads them. Any change
+ * bumps PATHCOV_ABI_VERSION. */
+#ifndef PATHCOV_ABI_H
+#define PATHCOV_ABI_H
+
+#include <stdint.h>
+
+#define PATHCOV_ABI_VERSION 1
+
+/* pathcov_function.flags */
+#define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
+#define PATHCOV_FN_ATOMIC 2u /* counters are updated with atomic adds */
+
+/* One per instrumented function and translation unit (a comdat function
+ * emitted by several units has several, with the same identity: tools add
+ * them up). The plugin places a pointer to each in the section
+ * "pathcov_functions"; the runtime walks __start_pathcov_functions ..
+ * __stop_pathcov_functions of its own module. */
+struct pathcov_function {
+  uint64_t abi_version;  /* PATHCOV_ABI_VERSION */
+  uint64_t flags;        /* PATHCOV_FN_* */
+  uint64_t cfg_checksum; /* pathcov::Cfg::checksum of the numbered CFG */
+  uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
+  const char *identity;  /* assembler name; "TU:name" for local symbols */
+  const char *metadata;  /* this function's record in section pathcov_meta */
+  uint64_t *counters;    /* num_paths path counters; 0 when hashed */
+  uint64_t calls;        /* entries into the function (counted at ENTRY) */
+  void *runtime;         /* owned by the runtime (hashed paths, errors) */
+};
+
+/* Called by instrumented code for a path id it does not count inline: every
+ * id of a hashed function, and an id out of range (a pathcov bug: the
+ * runtime reports it, it never writes out of bounds). */
+void __pathcov_record_path(struct pathcov_function *fn, uint64_t id);
+
+#endif
