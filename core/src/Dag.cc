@@ -149,6 +149,8 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
   dag.cuts = cuts;
   for (BlockId b = 0; b < n; ++b)
     dag.reachable[b] = search.reached(b);
+  // Every path ends there, even when no CFG edge does.
+  dag.reachable[exit] = true;
 
   std::vector<bool> endsPath(n, false), startsPath(n, false);
   for (EdgeId id = 0; id < cfg.edges().size(); ++id) {

@@ -1,0 +1,30 @@
+// pathcov: the path-coverage command-line tool, one subcommand per job.
+#include "ExitCodes.h"
+#include "NumberCommand.h"
+
+#include <CLI/CLI.hpp>
+
+#include <exception>
+#include <iostream>
+
+int main(int argc, char **argv) {
+  CLI::App app{"pathcov: path coverage with Ball-Larus and preferential path "
+               "profiling numbering"};
+  app.set_version_flag("--version", "pathcov " PATHCOV_VERSION);
+  app.require_subcommand(1);
+  app.footer(pathcov::kExitCodeHelp); // subcommands added later inherit it
+
+  int exitCode = pathcov::kExitSuccess;
+  pathcov::addNumberCommand(app, exitCode);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // CLI11 has its own exit codes (105, 106, ...); pathcov promises 2 for
+    // every usage error, and 0 for --help and --version.
+    return app.exit(e) == 0 ? pathcov::kExitSuccess : pathcov::kExitUsage;
+  } catch (const std::exception &e) {
+    std::cerr << "pathcov: internal error: " << e.what() << '\n';
+    return pathcov::kExitInternalError;
+  }
+  return exitCode;
+}
