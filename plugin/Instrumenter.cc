@@ -59,11 +59,9 @@ public:
 
   // Counts the path whose id is register + offset.
   void countPath(int64_t offset) {
-    tree sum = make_temp_ssa_name(pathType(), nullptr, "pathcov_id");
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(sum, PLUS_EXPR, reg_,
+    tree id = make_temp_ssa_name(pathType(), nullptr, "pathcov_id");
+    gimple_seq_add_stmt(&seq_, gimple_build_assign(id, PLUS_EXPR, reg_,
                                                    constant(offset)));
-    tree id = make_temp_ssa_name(idType(), nullptr, "pathcov_id");
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(id, NOP_EXPR, sum));
     if (!tables_.counters) {
       gimple_seq_add_stmt(
           &seq_, gimple_build_call(recordPathDecl(), 2,
@@ -72,10 +70,10 @@ public:
     }
     // An id out of range (a pathcov bug) lands in the extra last counter
     // the runtime reports: branch-free and never out of bounds.
-    tree index = make_temp_ssa_name(idType(), nullptr, "pathcov_index");
+    tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
     gimple_seq_add_stmt(&seq_, gimple_build_assign(
                                    index, MIN_EXPR, id,
-                                   build_int_cst(idType(), numPaths_)));
+                                   build_int_cst(pathType(), numPaths_)));
     increment(build4(ARRAY_REF, counterType(), tables_.counters, index,
                      NULL_TREE, NULL_TREE));
   }

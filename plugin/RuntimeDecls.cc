@@ -1,6 +1,7 @@
-#include "RuntimeDecls.h"
-
+// Instrumenter.h first: it brings the JSON library, which must precede
+// GCC's headers.
 #include "Instrumenter.h"
+#include "RuntimeDecls.h"
 
 namespace pathcov {
 
@@ -68,8 +69,7 @@ tree addressAs(tree type, tree var) {
 
 } // namespace
 
-tree pathType() { return long_long_integer_type_node; }
-tree idType() { return long_long_unsigned_type_node; }
+tree pathType() { return long_long_unsigned_type_node; }
 tree counterType() { return long_long_unsigned_type_node; }
 
 tree descriptorType() {
@@ -111,7 +111,7 @@ tree recordPathDecl() {
   if (gRecordPathDecl)
     return gRecordPathDecl;
   tree type = build_function_type_list(
-      void_type_node, build_pointer_type(descriptorType()), idType(),
+      void_type_node, build_pointer_type(descriptorType()), pathType(),
       NULL_TREE);
   tree decl = build_fn_decl("__pathcov_record_path", type);
   TREE_NOTHROW(decl) = 1;

@@ -9,8 +9,9 @@
 
 namespace pathcov {
 
-tree pathType();    // the path register: int64_t
-tree idType();      // a path id as the runtime takes it: uint64_t
+// The path register: uint64_t, wrapping like the core's increments
+// (core/include/pathcov/core/Chords.h); a path id is its final value.
+tree pathType();
 tree counterType(); // uint64_t
 
 // struct pathcov_function; built once per compilation.

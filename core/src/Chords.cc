@@ -1,7 +1,5 @@
 #include "pathcov/core/Chords.h"
 
-#include "pathcov/core/Checked.h"
-
 #include <algorithm>
 #include <numeric>
 #include <string>
@@ -60,14 +58,15 @@ std::vector<bool> maximumSpanningTree(const Dag &dag) {
 // Potentials phi with phi(dst) = phi(src) + W(e) on every tree edge and
 // phi(ENTRY) = phi(EXIT) = 0 (the tree edge EXIT->ENTRY has weight 0).
 // A chord's increment is then phi(src) + W(c) - phi(dst): the sum of W
-// around its fundamental cycle, as event counting [Ball 94] requires.
+// around its fundamental cycle, as event counting [Ball 94] requires. All
+// of it modulo 2^64, like the registers (see RegisterIncrement).
 struct Potentials {
-  std::vector<int64_t> ballLarus, ppp;
+  std::vector<uint64_t> ballLarus, ppp;
 };
 
 Potentials treePotentials(const Dag &dag, const std::vector<bool> &inTree,
-                          const std::vector<int64_t> &blWeight,
-                          const std::vector<int64_t> &pppWeight) {
+                          const std::vector<uint64_t> &blWeight,
+                          const std::vector<uint64_t> &pppWeight) {
   struct Link {
     BlockId to;
     DagEdgeId edge; // kNoId for EXIT->ENTRY
@@ -82,8 +81,8 @@ Potentials treePotentials(const Dag &dag, const std::vector<bool> &inTree,
   }
   links[dag.entry].push_back({dag.exit, kNoId, false});
 
-  Potentials phi{std::vector<int64_t>(dag.numNodes(), 0),
-                 std::vector<int64_t>(dag.numNodes(), 0)};
+  Potentials phi{std::vector<uint64_t>(dag.numNodes(), 0),
+                 std::vector<uint64_t>(dag.numNodes(), 0)};
   std::vector<bool> seen(dag.numNodes(), false);
   std::vector<BlockId> work{dag.entry};
   seen[dag.entry] = true;
@@ -95,22 +94,18 @@ Potentials treePotentials(const Dag &dag, const std::vector<bool> &inTree,
         continue;
       seen[l.to] = true;
       work.push_back(l.to);
-      const int64_t bl = l.edge == kNoId ? 0 : blWeight[l.edge];
-      const int64_t pp = l.edge == kNoId ? 0 : pppWeight[l.edge];
-      phi.ballLarus[l.to] = l.forward
-                                ? checkedAdd(phi.ballLarus[v], bl, "potential")
-                                : checkedSub(phi.ballLarus[v], bl, "potential");
-      phi.ppp[l.to] = l.forward ? checkedAdd(phi.ppp[v], pp, "potential")
-                                : checkedSub(phi.ppp[v], pp, "potential");
+      const uint64_t bl = l.edge == kNoId ? 0 : blWeight[l.edge];
+      const uint64_t pp = l.edge == kNoId ? 0 : pppWeight[l.edge];
+      phi.ballLarus[l.to] = l.forward ? phi.ballLarus[v] + bl : phi.ballLarus[v] - bl;
+      phi.ppp[l.to] = l.forward ? phi.ppp[v] + pp : phi.ppp[v] - pp;
     }
   }
   return phi;
 }
 
-int64_t chordIncrement(const std::vector<int64_t> &phi, const DagEdge &e,
-                       int64_t weight) {
-  return checkedSub(checkedAdd(phi[e.src], weight, "chord increment"),
-                    phi[e.dst], "chord increment");
+int64_t chordIncrement(const std::vector<uint64_t> &phi, const DagEdge &e,
+                       uint64_t weight) {
+  return static_cast<int64_t>(phi[e.src] + weight - phi[e.dst]);
 }
 
 } // namespace
@@ -119,13 +114,12 @@ ChordPlacement computeChordIncrements(const Dag &dag,
                                       const BallLarusNumbering &bl,
                                       const std::vector<int64_t> &pppWeights) {
   const size_t numEdges = dag.edges.size();
-  std::vector<int64_t> blWeight(numEdges);
-  for (DagEdgeId e = 0; e < numEdges; ++e)
-    blWeight[e] = toSigned(bl.value[e], "Ball-Larus edge value");
-  const std::vector<int64_t> pppWeight =
-      pppWeights.empty() ? std::vector<int64_t>(numEdges, 0) : pppWeights;
-  if (pppWeight.size() != numEdges)
+  if (!pppWeights.empty() && pppWeights.size() != numEdges)
     throw std::invalid_argument("PPP weights do not match the DAG");
+  const std::vector<uint64_t> &blWeight = bl.value;
+  std::vector<uint64_t> pppWeight(numEdges, 0);
+  for (DagEdgeId e = 0; e < pppWeights.size(); ++e)
+    pppWeight[e] = static_cast<uint64_t>(pppWeights[e]);
 
   ChordPlacement placement;
   placement.inTree = maximumSpanningTree(dag);

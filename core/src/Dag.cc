@@ -223,13 +223,22 @@ std::vector<BlockId> Dag::reverseTopologicalOrder() const {
 
 namespace {
 
-// computeBLIncrements' loop. Returns the first block (in reverse topological
-// order, ENTRY excepted) whose path count passes `limit`, or kNoId; counts
-// past the limit are not computed further.
-BlockId numberUntilOverLimit(const Dag &dag, uint64_t limit,
-                             BallLarusNumbering &bl) {
+// computeBLIncrements' loop, stopping at the first block (in reverse
+// topological order) other than ENTRY whose path count passes `limit` or 64
+// bits, unless the block is cut already: cutting cannot bring it lower.
+struct LimitCheck {
+  BlockId over = kNoId; // the block that stopped the loop
+  bool overflow = false; // some count passed 64 bits
+};
+
+LimitCheck numberUntilOverLimit(const Dag &dag, uint64_t limit,
+                                BallLarusNumbering &bl) {
+  std::vector<bool> isCut(dag.numNodes(), false);
+  for (BlockId b : dag.cuts)
+    isCut[b] = true;
   bl.numPaths.assign(dag.numNodes(), 0);
   bl.value.assign(dag.edges.size(), 0);
+  LimitCheck check;
   for (BlockId v : dag.reverseTopologicalOrder()) {
     uint64_t paths = v == dag.exit ? 1 : 0;
     bool overflow = false;
@@ -238,22 +247,26 @@ BlockId numberUntilOverLimit(const Dag &dag, uint64_t limit,
       paths = saturatingAdd(paths, bl.numPaths[dag.edges[e].dst], overflow);
     }
     bl.numPaths[v] = paths;
-    if ((overflow || paths > limit) && v != dag.entry)
-      return v;
+    check.overflow |= overflow;
+    if ((overflow || paths > limit) && v != dag.entry && !isCut[v]) {
+      check.over = v;
+      return check;
+    }
   }
   bl.totalPaths = bl.numPaths[dag.entry];
-  return kNoId;
+  return check;
 }
 
 } // namespace
 
 BallLarusNumbering computeBLIncrements(const Dag &dag, uint64_t limit) {
   BallLarusNumbering bl;
-  const BlockId over = numberUntilOverLimit(dag, limit, bl);
-  if (over != kNoId)
-    throw NumberingOverflow("block " + std::to_string(over) + " has more than " +
-                            std::to_string(limit) + " paths");
-  if (bl.totalPaths > limit || bl.totalPaths == UINT64_MAX)
+  const LimitCheck check = numberUntilOverLimit(dag, limit, bl);
+  if (check.over != kNoId)
+    throw NumberingOverflow("block " + std::to_string(check.over) +
+                            " has more than " + std::to_string(limit) +
+                            " paths");
+  if (check.overflow || bl.totalPaths > limit)
     throw NumberingOverflow("the function has more than " +
                             std::to_string(limit) + " paths");
   return bl;
@@ -270,19 +283,14 @@ NumberedDag numberBallLarus(const Cfg &cfg, uint64_t pathLimit,
     std::vector<BlockId> cuts = forcedCuts;
     for (;;) {
       NumberedDag result{buildDag(cfg, cuts), {}};
-      const BlockId over =
+      const LimitCheck check =
           numberUntilOverLimit(result.dag, innerLimit, result.ballLarus);
-      if (over == kNoId) {
-        if (result.ballLarus.totalPaths <= pathLimit &&
-            result.ballLarus.totalPaths != UINT64_MAX)
+      if (check.over == kNoId) {
+        if (!check.overflow && result.ballLarus.totalPaths <= pathLimit)
           return result;
         break;
       }
-      if (std::find(cuts.begin(), cuts.end(), over) != cuts.end())
-        throw NumberingOverflow("block " + std::to_string(over) +
-                                " cannot be numbered within a path limit of " +
-                                std::to_string(pathLimit));
-      cuts.push_back(over);
+      cuts.push_back(check.over);
     }
     if (innerLimit == 1)
       throw NumberingOverflow("the function cannot be numbered within a path "
@@ -292,13 +300,12 @@ NumberedDag numberBallLarus(const Cfg &cfg, uint64_t pathLimit,
 }
 
 PathCount countAcyclicPaths(const Cfg &cfg) {
-  // A block past 2^64 - 1 paths is reached from ENTRY, so ENTRY saturates
-  // too: stopping there loses nothing.
+  // A block past 64 bits is reached from ENTRY, so ENTRY overflows too:
+  // stopping there loses nothing.
   BallLarusNumbering bl;
-  const bool stopped =
-      numberUntilOverLimit(buildDag(cfg), UINT64_MAX, bl) != kNoId;
+  const LimitCheck check = numberUntilOverLimit(buildDag(cfg), UINT64_MAX, bl);
   PathCount count;
-  count.saturated = stopped || bl.totalPaths == UINT64_MAX;
+  count.saturated = check.over != kNoId || check.overflow;
   count.count = count.saturated ? UINT64_MAX : bl.totalPaths;
   return count;
 }

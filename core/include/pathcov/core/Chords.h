@@ -12,6 +12,14 @@
 namespace pathcov {
 
 // What one piece of instrumentation adds to the two path registers.
+//
+// The registers are unsigned 64-bit and wrap: increments are residues
+// modulo 2^64 (shown here as two's complement). A chord increment can be far
+// larger than any path id - around a fundamental cycle the Ball-Larus values
+// of many edges add up - and partial sums may wrap, but every complete path
+// sums to its id exactly, since ids are below 2^64. A negative PPP id wraps
+// to a huge one, so `ppp < intervalSize` in unsigned arithmetic is the whole
+// bounds check.
 struct RegisterIncrement {
   int64_t ballLarus = 0;
   int64_t ppp = 0;
@@ -21,13 +29,15 @@ struct RegisterIncrement {
 };
 
 struct ChordPlacement {
-  // Per DAG edge: on the maximum-weight spanning tree (built over the DAG
-  // plus EXIT->ENTRY, which always joins the tree first) or a chord.
+  // Per DAG edge: on the maximum-weight spanning tree or a chord. The tree
+  // is built over the DAG plus EXIT->ENTRY, which joins it first, then the
+  // ENTRY->w dummies of blocks entered abnormally (so their paths start at
+  // 0), then the other edges by frequency.
   std::vector<bool> inTree;
   std::vector<DagEdgeId> chords; // ascending
   // Per DAG edge: the chord's increment for each register (0 on the tree).
-  // Along every ENTRY->EXIT path the increments add up to the path's
-  // Ball-Larus id and PPP id respectively.
+  // Along every ENTRY->EXIT path the increments add up, modulo 2^64, to the
+  // path's Ball-Larus id and PPP id respectively.
   std::vector<RegisterIncrement> increment;
 };
 

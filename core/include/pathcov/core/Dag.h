@@ -85,8 +85,9 @@ struct BallLarusNumbering {
 BallLarusNumbering computeBLIncrements(const Dag &dag,
                                        uint64_t limit = UINT64_MAX);
 
-// Keeps every path id below 2^61 so that partial sums and chord increments
-// of both registers fit a signed 64-bit register with room to spare.
+// Keeps every path id (and every PPP id, whose interval is never larger)
+// below 2^61: ids fit a 64-bit register with room to spare. Chord
+// increments may not, and need not: the registers wrap (Chords.h).
 inline constexpr uint64_t kDefaultPathLimit = uint64_t(1) << 61;
 
 struct NumberedDag {
