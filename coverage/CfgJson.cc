@@ -1,6 +1,6 @@
 #include "CfgJson.h"
 
-#include "InputError.h"
+#include "pathcov/format/InputError.h"
 
 #include <nlohmann/json.hpp>
 

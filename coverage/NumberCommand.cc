@@ -2,7 +2,8 @@
 
 #include "CfgJson.h"
 #include "ExitCodes.h"
-#include "InputError.h"
+#include "FileIo.h"
+#include "pathcov/format/InputError.h"
 #include "Numbering.h"
 #include "NumberingJson.h"
 
@@ -29,74 +30,8 @@ struct NumberOptions {
   bool allPaths = false;
 };
 
-int reportError(const std::string &file, const std::string &problem,
-                ExitCode code) {
-  std::cerr << "pathcov number: " << file << ": " << problem << '\n';
-  return code;
-}
-
-std::string errnoText() { return std::strerror(errno); }
-
-// stdio rather than iostreams: fread reports a read error (a directory, an
-// I/O error) where an istream would take it for the end of the file.
-std::string readAll(std::FILE *file) {
-  std::string text;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
-    text.append(buffer, n);
-  if (std::ferror(file))
-    throw InputError("cannot read: " + errnoText());
-  return text;
-}
-
-std::string readInput(const std::string &path) {
-  if (path == "-")
-    return readAll(stdin);
-  struct Closer {
-    void operator()(std::FILE *file) const { std::fclose(file); }
-  };
-  const std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    throw InputError("cannot open: " + errnoText());
-  return readAll(file.get());
-}
-
-nlohmann::json parseJson(const std::string &text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error &e) {
-    // what() starts with "[json.exception.parse_error.101] ": an id that
-    // means nothing to the user. The rest names the line and column.
-    const std::string what = e.what();
-    const size_t idEnd = what.find("] ");
-    throw InputError(idEnd == std::string::npos ? what
-                                                : what.substr(idEnd + 2));
-  }
-}
-
-// Writes to `path`, or standard output if it is "-".
-int writeOutput(const std::string &path, const std::string &text) {
-  const bool toStdout = path == "-";
-  const std::string name = toStdout ? "<stdout>" : path;
-  std::FILE *file = toStdout ? stdout : std::fopen(path.c_str(), "wb");
-  if (!file)
-    return reportError(name, "cannot open for writing: " + errnoText(),
-                       kExitOutputError);
-  // Flushing (fclose for a file, which some file systems only report
-  // errors on) is what really writes; after a failed fwrite it fails too,
-  // so errno then tells why either way.
-  const bool written =
-      std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  const bool flushed = (toStdout ? std::fflush(file) : std::fclose(file)) == 0;
-  if (!written || !flushed)
-    return reportError(name, "cannot write: " + errnoText(), kExitOutputError);
-  return kExitSuccess;
-}
-
 int runNumber(const NumberOptions &options) {
-  const std::string inputName =
-      options.input == "-" ? "<stdin>" : options.input;
+  const std::string inputName = displayName(options.input);
   std::string text;
   try {
     const CfgInput input = readCfgJson(parseJson(readInput(options.input)));
@@ -104,11 +39,11 @@ int runNumber(const NumberOptions &options) {
         numberFunction(input, options.pathLimit);
     text = numberingJson(input, numbering, options.allPaths).dump(2) + "\n";
   } catch (const InputError &e) {
-    return reportError(inputName, e.what(), kExitBadInput);
+    return reportError("number", inputName, e.what(), kExitBadInput);
   } catch (const NumberingOverflow &e) {
-    return reportError(inputName, e.what(), kExitBadInput);
+    return reportError("number", inputName, e.what(), kExitBadInput);
   }
-  return writeOutput(options.output, text);
+  return writeOutput("number", options.output, text);
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 #include "Numbering.h"
 
-#include "InputError.h"
+#include "pathcov/format/InputError.h"
 
 #include "pathcov/core/Paths.h"
 

@@ -1,6 +1,6 @@
 #include "NumberingJson.h"
 
-#include "InputError.h"
+#include "pathcov/format/InputError.h"
 
 #include "pathcov/core/Checked.h"
 #include "pathcov/core/Paths.h"

@@ -55,8 +55,8 @@ AbnormalRole abnormalRoleOf(basic_block bb) {
   return AbnormalRole::NoNormalSuccessor;
 }
 
-BlockSource sourceOf(basic_block bb, const char *functionFile) {
-  BlockSource source;
+SourceBlock sourceOf(basic_block bb, const char *functionFile) {
+  SourceBlock source;
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
        gsi_next(&gsi)) {
     const location_t loc = gimple_location(gsi_stmt(gsi));
@@ -110,18 +110,19 @@ GimpleCfg translateCfg(function *fun) {
   return g;
 }
 
-FunctionIdentity identifyFunction(function *fun) {
+FunctionMetadata identifyFunction(function *fun) {
   tree decl = fun->decl;
-  FunctionIdentity id;
-  id.assemblerName =
+  FunctionMetadata f;
+  f.assemblerName =
       targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
-  id.name = lang_hooks.decl_printable_name(decl, 2);
-  id.tu = main_input_filename ? main_input_filename : "";
-  id.file = DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "";
-  id.line = DECL_SOURCE_LINE(decl);
-  id.isPublic = TREE_PUBLIC(decl);
-  id.identity = id.isPublic ? id.assemblerName : id.tu + ":" + id.assemblerName;
-  return id;
+  f.name = lang_hooks.decl_printable_name(decl, 2);
+  f.tu = main_input_filename ? main_input_filename : "";
+  f.file = DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "";
+  f.line = DECL_SOURCE_LINE(decl);
+  // Local symbols of different units may share a name: the unit tells them
+  // apart.
+  f.identity = TREE_PUBLIC(decl) ? f.assemblerName : f.tu + ":" + f.assemblerName;
+  return f;
 }
 
 bool enteredOnlyAbnormally(basic_block bb) {

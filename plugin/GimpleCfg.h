@@ -26,7 +26,7 @@ struct GimpleCfg {
   std::vector<basic_block> blockOf;   // per BlockId
   std::vector<edge> edgeOf;           // per EdgeId
   std::vector<AbnormalRole> abnormalRole; // per BlockId
-  std::vector<BlockSource> sources;   // per BlockId
+  std::vector<SourceBlock> sources;   // per BlockId
   std::vector<BlockId> setjmpBlocks;  // forced cuts
 
   BlockId idOf(basic_block bb) const { return blockIndex.at(bb->index); }
@@ -38,7 +38,8 @@ struct GimpleCfg {
 // gives the same Cfg.
 GimpleCfg translateCfg(function *fun);
 
-FunctionIdentity identifyFunction(function *fun);
+// The function's identity fields of its metadata (docs/record-formats.md).
+FunctionMetadata identifyFunction(function *fun);
 
 // True if every way into the block is an abnormal edge.
 bool enteredOnlyAbnormally(basic_block bb);

@@ -1,45 +1,21 @@
-// The per-function metadata record (docs/record-formats.md). No GCC
-// headers here: the JSON library and GCC's poisoned identifiers do not mix.
+// The metadata record the plugin embeds for each function
+// (docs/record-formats.md). No GCC headers here: the JSON library and
+// GCC's poisoned identifiers do not mix.
 #pragma once
 
 #include "PluginOptions.h"
 
-#include "pathcov/core/Dag.h"
+#include "pathcov/format/FunctionMetadata.h"
 
 #include <string>
-#include <vector>
 
 namespace pathcov {
 
-struct FunctionIdentity {
-  std::string identity; // assembler name, "TU:name" when local
-  std::string assemblerName;
-  std::string name; // printable, demangled
-  std::string tu;
-  std::string file;
-  int line = 0;
-  bool isPublic = true;
-};
-
-struct BlockSource {
-  std::string file; // empty: the function's own file
-  std::vector<int> lines;
-};
-
-struct FunctionRecord {
-  const Cfg &cfg;
-  const std::vector<BlockSource> &sources; // per block
-  const std::vector<BlockId> &forcedCuts;
-  const NumberedDag &numbered;
-  PathCount acyclicPaths;
-  bool hashed;
-};
-
-std::string metadataRecord(const FunctionIdentity &id,
-                           const FunctionRecord &function,
+// The function's description plus how its paths are counted.
+std::string metadataRecord(const FunctionMetadata &function, bool hashed,
                            const PluginOptions &options);
 
-std::string skippedRecord(const FunctionIdentity &id,
-                          const std::string &reason);
+// A function left uninstrumented: identity and reason only.
+std::string skippedRecord(const FunctionMetadata &function);
 
 } // namespace pathcov

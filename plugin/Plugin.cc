@@ -2,6 +2,7 @@
 // function's acyclic paths (core/) and instruments it to count them.
 #include "Metadata.h"
 #include "PluginOptions.h"
+#include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/core/Chords.h"
 #include "pathcov/core/Dag.h"
 
@@ -41,21 +42,21 @@ public:
   }
 
   unsigned int execute(function *fun) override {
-    const FunctionIdentity id = identifyFunction(fun);
-    if (!gOptions.wantsFunction(id.assemblerName.c_str(), id.name.c_str()))
+    FunctionMetadata f = identifyFunction(fun);
+    if (!gOptions.wantsFunction(f.assemblerName.c_str(), f.name.c_str()))
       return 0;
     try {
-      return instrument(fun, id);
+      return instrument(fun, f);
     } catch (const std::exception &e) {
       // Nothing has touched the function yet (see instrument): leave it
       // as it is, say so, and list it as skipped.
-      skip(fun, id, e.what());
+      skip(fun, f, e.what());
       return 0;
     }
   }
 
 private:
-  unsigned int instrument(function *fun, const FunctionIdentity &id) {
+  unsigned int instrument(function *fun, FunctionMetadata &f) {
     // Everything that can fail comes before the first change to GIMPLE.
     const GimpleCfg g = translateCfg(fun);
     const NumberedDag numbered =
@@ -64,28 +65,34 @@ private:
         computeChordIncrements(numbered.dag, numbered.ballLarus, {});
     const std::string problem = checkAbnormalEdges(g, numbered.dag);
     if (!problem.empty()) {
-      skip(fun, id, problem);
+      skip(fun, f, problem);
       return 0;
     }
     const uint64_t numPaths = numbered.ballLarus.totalPaths;
     const bool hashed = numPaths > gOptions.arrayThreshold;
-    const FunctionRecord record{g.cfg,    g.sources, g.setjmpBlocks,
-                                numbered, countAcyclicPaths(g.cfg), hashed};
+    f.checksum = hex64(g.cfg.checksum());
+    f.cfg = g.cfg;
+    f.blocks = g.sources;
+    f.pathLimit = gOptions.pathLimit;
+    f.forcedCuts = g.setjmpBlocks;
+    f.cuts = numbered.dag.cuts;
+    f.numPaths = numPaths;
+    f.acyclicPaths = countAcyclicPaths(g.cfg);
     const FunctionTables tables = emitFunctionTables(
-        {id.identity, metadataRecord(id, record, gOptions),
+        {f.identity, metadataRecord(f, hashed, gOptions),
          g.cfg.checksum(), numPaths, hashed, gOptions.atomic});
     instrumentPaths(g, numbered, chords, tables, gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
   }
 
-  void skip(function *fun, const FunctionIdentity &id,
-            const std::string &reason) {
+  void skip(function *fun, FunctionMetadata &f, const std::string &reason) {
     if (gOptions.warnSkipped)
       warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
-                 "pathcov: %qs is not instrumented: %s", id.name.c_str(),
+                 "pathcov: %qs is not instrumented: %s", f.name.c_str(),
                  reason.c_str());
-    emitMetadataOnly(skippedRecord(id, reason));
+    f.skipped = reason;
+    emitMetadataOnly(skippedRecord(f));
   }
 };
 

@@ -1,0 +1,53 @@
+// One function as the plugin described it (docs/record-formats.md): its
+// identity, its CFG with source lines, and how it was numbered. Read from
+// metadata records and carried along in corpora, so tools can always
+// rebuild the exact DAG the instrumentation used.
+#pragma once
+
+#include "pathcov/core/Cfg.h"
+#include "pathcov/core/Dag.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+struct SourceBlock {
+  std::string file; // empty: the function's file
+  std::vector<int> lines;
+};
+
+struct FunctionMetadata {
+  std::string identity;
+  std::string assemblerName;
+  std::string name;
+  std::string tu;
+  std::string file;
+  int line = 0;
+  std::string skipped; // why the plugin left it alone; empty if instrumented
+
+  // The rest only for instrumented functions.
+  std::string checksum; // 16 hex digits
+  std::optional<Cfg> cfg;
+  std::vector<SourceBlock> blocks;
+  uint64_t pathLimit = 0;
+  std::vector<BlockId> forcedCuts;
+  std::vector<BlockId> cuts;
+  uint64_t numPaths = 0;
+  PathCount acyclicPaths;
+
+  // The DAG and Ball-Larus numbering the instrumentation used, rebuilt.
+  NumberedDag number() const;
+};
+
+// Parses and checks a record: the CFG must have the recorded checksum and
+// number to the recorded cuts and path count. Throws InputError.
+FunctionMetadata parseFunctionMetadata(const nlohmann::json &record);
+nlohmann::json toJson(const FunctionMetadata &function);
+
+std::string hex64(uint64_t value);
+
+} // namespace pathcov
