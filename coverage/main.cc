@@ -1,6 +1,8 @@
 // pathcov: the path-coverage command-line tool, one subcommand per job.
+#include "CollectCommand.h"
 #include "ExitCodes.h"
 #include "NumberCommand.h"
+#include "ShowCommand.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,6 +18,8 @@ int main(int argc, char **argv) {
 
   int exitCode = pathcov::kExitSuccess;
   pathcov::addNumberCommand(app, exitCode);
+  pathcov::addCollectCommand(app, exitCode);
+  pathcov::addShowCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -127,8 +127,27 @@ void registerGcRoots(const char *pluginName) {
                     const_cast<ggc_root_tab *>(kRoots));
 }
 
+// A reference to the runtime's anchor (abi.h), once per unit.
+void referToRuntime() {
+  static bool done;
+  if (done)
+    return;
+  done = true;
+  tree anchor = build_decl(BUILTINS_LOCATION, VAR_DECL,
+                           get_identifier("__pathcov_runtime_link"),
+                           build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+  TREE_PUBLIC(anchor) = 1;
+  DECL_EXTERNAL(anchor) = 1;
+  DECL_ARTIFICIAL(anchor) = 1;
+  tree link = staticVar("__pathcov_link", ptr_type_node);
+  DECL_INITIAL(link) = fold_convert(ptr_type_node, build_fold_addr_expr(anchor));
+  DECL_PRESERVE_P(link) = 1;
+  finishVar(link, nullptr);
+}
+
 FunctionTables emitFunctionTables(const FunctionTableSpec &spec) {
   ++gTableCount;
+  referToRuntime();
   FunctionTables tables{NULL_TREE, NULL_TREE};
   if (!spec.hashed) {
     tables.counters = staticVar(

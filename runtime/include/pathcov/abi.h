@@ -25,14 +25,25 @@ struct pathcov_function {
   uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
   const char *identity;  /* assembler name; "TU:name" for local symbols */
   const char *metadata;  /* this function's record in section pathcov_meta */
-  uint64_t *counters;    /* num_paths path counters; 0 when hashed */
+  /* num_paths + 1 counters: one per path id, then one for ids out of range
+   * (instrumented code clamps the id to num_paths: branch-free, never out
+   * of bounds; the runtime reports that counter as invalid_ids). 0 when
+   * hashed. */
+  uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
   void *runtime;         /* owned by the runtime (hashed paths, errors) */
 };
 
+/* Defined by the runtime. Every instrumented unit refers to it, so that
+ * linking the static runtime library always pulls in the code that finds
+ * the descriptors and writes profiles, even when no instrumented code
+ * calls into the runtime. */
+extern const char __pathcov_runtime_link;
+
 /* Called by instrumented code for a path id it does not count inline: every
- * id of a hashed function, and an id out of range (a pathcov bug: the
- * runtime reports it, it never writes out of bounds). */
+ * id of a hashed function. An id out of range (a pathcov bug) is counted in
+ * invalid_ids, never written out of bounds. Called for an array function,
+ * it counts the id as the inline code would. */
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id);
 
 #endif

@@ -1,0 +1,214 @@
+#include "CollectCommand.h"
+
+#include "Corpus.h"
+#include "ElfMetadata.h"
+#include "ExitCodes.h"
+#include "FileIo.h"
+#include "JsonFields.h"
+#include "Profile.h"
+
+#include "pathcov/format/InputError.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+namespace pathcov {
+
+namespace {
+
+struct CollectOptions {
+  std::vector<std::string> inputs;
+  std::vector<std::string> binaries;
+  std::string output = "-";
+};
+
+// Profiles named directly, and every pathcov-*.json in named directories.
+std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
+  std::vector<std::string> files;
+  for (const std::string &input : inputs) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(input, error)) {
+      files.push_back(input);
+      continue;
+    }
+    std::vector<std::string> inDirectory;
+    for (const auto &entry : std::filesystem::directory_iterator(input, error)) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind("pathcov-", 0) == 0 && entry.path().extension() == ".json")
+        inDirectory.push_back(entry.path().string());
+    }
+    if (error)
+      throw InputError(input + ": cannot list: " + error.message());
+    std::sort(inDirectory.begin(), inDirectory.end());
+    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
+  }
+  return files;
+}
+
+// The modules' metadata, found by build-id (or path, for a module without
+// one), read once each.
+class ModuleIndex {
+public:
+  void add(const std::string &path) {
+    ModuleMetadata module = readModuleMetadata(path);
+    const std::string key = moduleKey(module.buildId, module.path);
+    if (modules_.count(key))
+      return;
+    Loaded loaded{{module.path, module.buildId}, {}};
+    for (const std::string &text : module.records)
+      loaded.functions.push_back(parseRecord(module.path, text));
+    modules_.emplace(key, std::move(loaded));
+  }
+
+  // The module a profile was written by: given with --binary, or at the
+  // path the profile names if its build-id matches.
+  const std::vector<FunctionMetadata> &functionsFor(const Profile &profile) {
+    const std::string key = moduleKey(profile.buildId, profile.module);
+    auto it = modules_.find(key);
+    if (it == modules_.end()) {
+      ModuleMetadata atPath;
+      try {
+        atPath = readModuleMetadata(profile.module);
+      } catch (const InputError &e) {
+        throw InputError(std::string(e.what()) +
+                         " (the module this profile was written by; pass it "
+                         "with --binary if it moved)");
+      }
+      if (atPath.buildId != profile.buildId)
+        throw InputError("written by " + profile.module + " with build-id " +
+                         profile.buildId + ", but that file now has build-id " +
+                         atPath.buildId + ": pass the right build with --binary");
+      add(profile.module);
+      it = modules_.find(key);
+    }
+    return it->second.functions;
+  }
+
+  void addTo(Corpus &corpus) const {
+    for (const auto &[key, loaded] : modules_) {
+      corpus.modules.push_back(loaded.module);
+      for (const FunctionMetadata &f : loaded.functions)
+        corpus.functions.emplace(keyOf(f), CorpusFunction{f, 0, 0, 0, 0, {}});
+    }
+  }
+
+private:
+  struct Loaded {
+    CorpusModule module;
+    std::vector<FunctionMetadata> functions;
+  };
+
+  static std::string moduleKey(const std::string &buildId,
+                               const std::string &path) {
+    return buildId.empty() ? "path:" + path : "build-id:" + buildId;
+  }
+
+  static FunctionMetadata parseRecord(const std::string &path,
+                                      const std::string &text) {
+    try {
+      const nlohmann::json record = nlohmann::json::parse(text);
+      checkFormat(record, "pathcov-function", 1);
+      return parseFunctionMetadata(record);
+    } catch (const nlohmann::json::exception &e) {
+      throw InputError(path + ": section pathcov_meta: " + e.what());
+    } catch (const InputError &e) {
+      throw InputError(path + ": section pathcov_meta: " + e.what());
+    }
+  }
+
+  std::map<std::string, Loaded> modules_;
+};
+
+void addProfile(const Profile &profile,
+                const std::vector<FunctionMetadata> &functions, Corpus &corpus) {
+  for (const ProfileFunction &pf : profile.functions) {
+    const auto known = std::find_if(
+        functions.begin(), functions.end(), [&](const FunctionMetadata &f) {
+          return f.identity == pf.identity && f.checksum == pf.checksum;
+        });
+    if (known == functions.end())
+      throw InputError(profile.file + ": function " + pf.identity +
+                       " (checksum " + pf.checksum + ") is not in " +
+                       profile.module);
+    if (known->numPaths != pf.numPaths)
+      throw InputError(profile.file + ": function " + pf.identity + " has " +
+                       std::to_string(pf.numPaths) + " paths, its metadata " +
+                       std::to_string(known->numPaths));
+    CorpusFunction &f = corpus.functions.at(keyOf(*known));
+    f.calls += pf.calls;
+    f.invalidIds += pf.invalidIds;
+    f.dropped += pf.dropped;
+    for (const auto &[id, count] : pf.paths) {
+      TestedPath &path = f.paths[id];
+      path.count += count;
+      if (!profile.test.empty())
+        path.tests.insert(profile.test);
+    }
+  }
+}
+
+int runCollect(const CollectOptions &options) {
+  Corpus corpus;
+  ModuleIndex modules;
+  try {
+    for (const std::string &binary : options.binaries)
+      modules.add(binary);
+    const std::vector<std::string> files = profileFiles(options.inputs);
+    if (files.empty())
+      throw InputError("no pathcov-*.json profile in " + options.inputs[0] +
+                       (options.inputs.size() > 1 ? " and the others" : ""));
+    std::vector<std::pair<Profile, const std::vector<FunctionMetadata> *>> read;
+    for (const std::string &file : files) {
+      Profile profile = readProfile(file);
+      const std::vector<FunctionMetadata> *functions;
+      try {
+        functions = &modules.functionsFor(profile);
+      } catch (const InputError &e) {
+        throw InputError(file + ": " + e.what());
+      }
+      read.emplace_back(std::move(profile), functions);
+    }
+    modules.addTo(corpus);
+    for (const auto &[profile, functions] : read)
+      addProfile(profile, *functions, corpus);
+    corpus.profiles = read.size();
+    for (auto &[key, f] : corpus.functions)
+      if (f.metadata.skipped.empty() && f.calls > 0)
+        f.interrupted =
+            interruptedCalls(f.metadata, f.metadata.number(), f.calls, f.paths);
+  } catch (const InputError &e) {
+    // Messages from the readers start with the file they are about.
+    std::cerr << "pathcov collect: " << e.what() << '\n';
+    return kExitBadInput;
+  }
+  return writeOutput("collect", options.output, toJson(corpus).dump(1) + "\n");
+}
+
+} // namespace
+
+void addCollectCommand(CLI::App &app, int &exitCode) {
+  const auto options = std::make_shared<CollectOptions>();
+  CLI::App *collect = app.add_subcommand(
+      "collect", "Turn profiles of instrumented runs into the tested-path "
+                 "corpus (JSON)");
+  collect
+      ->add_option("PROFILE", options->inputs,
+                   "Profiles, or directories of pathcov-*.json profiles")
+      ->required();
+  collect->add_option(
+      "--binary", options->binaries,
+      "An instrumented executable or shared library to take metadata from "
+      "(default: the module each profile names); repeatable. Its functions "
+      "are in the corpus even if no profile ran them.");
+  collect
+      ->add_option("-o,--output", options->output,
+                   "Write the corpus here; - is standard output")
+      ->capture_default_str();
+  collect->callback([options, &exitCode] { exitCode = runCollect(*options); });
+}
+
+} // namespace pathcov

@@ -1,0 +1,61 @@
+// The tested-path corpus (schemas/corpus.schema.json): per function, its
+// metadata and which paths the tests ran, how often, and in which tests.
+#pragma once
+
+#include "pathcov/format/FunctionMetadata.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pathcov {
+
+struct TestedPath {
+  uint64_t count = 0;
+  std::set<std::string> tests; // names from PATHCOV_TEST
+};
+
+struct CorpusFunction {
+  FunctionMetadata metadata;
+  uint64_t calls = 0;
+  // Invocations whose last path never ended: an exception passing through,
+  // a longjmp out (calls minus the paths that return or end at a noreturn
+  // call).
+  uint64_t interrupted = 0;
+  uint64_t invalidIds = 0; // reported by the runtime: a pathcov bug
+  uint64_t dropped = 0;    // paths a full runtime table could not keep
+  std::map<uint64_t, TestedPath> paths;
+};
+
+struct CorpusModule {
+  std::string path;
+  std::string buildId;
+};
+
+// Functions are keyed by identity and checksum: a function recompiled into
+// another shape is another function.
+using FunctionKey = std::pair<std::string, std::string>;
+
+struct Corpus {
+  std::vector<CorpusModule> modules;
+  uint64_t profiles = 0;
+  std::map<FunctionKey, CorpusFunction> functions;
+};
+
+FunctionKey keyOf(const FunctionMetadata &f);
+
+// calls minus the runs of paths that end the invocation.
+uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered,
+                          uint64_t calls,
+                          const std::map<uint64_t, TestedPath> &paths);
+
+nlohmann::json toJson(const Corpus &corpus);
+// Throws InputError naming the place of the problem.
+Corpus readCorpus(const nlohmann::json &doc);
+
+} // namespace pathcov

@@ -1,0 +1,122 @@
+#include "PathText.h"
+
+#include "pathcov/core/Paths.h"
+
+#include <set>
+
+namespace pathcov {
+
+namespace {
+
+bool isForcedCut(const FunctionMetadata &f, BlockId b) {
+  return std::find(f.forcedCuts.begin(), f.forcedCuts.end(), b) !=
+         f.forcedCuts.end();
+}
+
+// Why paths start at w or end at v: the roles of the CFG edges into w, or
+// out of v, that left the DAG.
+std::string reasons(const FunctionMetadata &f, const Dag &dag, BlockId block,
+                    bool into) {
+  std::set<std::string> why;
+  for (EdgeId id = 0; id < f.cfg->edges().size(); ++id) {
+    const CfgEdge &e = f.cfg->edge(id);
+    if ((into ? e.dst : e.src) != block)
+      continue;
+    switch (dag.cfgEdgeRole[id]) {
+    case CfgEdgeRole::BackEdge:
+      why.insert("loop");
+      break;
+    case CfgEdgeRole::Cut:
+      why.insert(isForcedCut(f, e.src) ? "setjmp" : "cut");
+      break;
+    case CfgEdgeRole::Abnormal:
+      why.insert("abnormal");
+      break;
+    case CfgEdgeRole::Fake:
+      why.insert("fake");
+      break;
+    case CfgEdgeRole::InDag:
+    case CfgEdgeRole::Unreachable:
+      break;
+    }
+  }
+  if (!into && f.cfg->succs(block).empty())
+    why.insert("noreturn");
+  if (into && isForcedCut(f, block))
+    why.insert("setjmp"); // a second return from setjmp
+  std::string text;
+  for (const std::string &w : why)
+    text += (text.empty() ? "" : "/") + w;
+  return text;
+}
+
+bool isBranch(EdgeKind kind) {
+  return kind == EdgeKind::True || kind == EdgeKind::False ||
+         kind == EdgeKind::SwitchCase || kind == EdgeKind::Eh;
+}
+
+} // namespace
+
+PathDescription describePath(const FunctionMetadata &f,
+                             const NumberedDag &numbered, uint64_t id) {
+  const Dag &dag = numbered.dag;
+  const std::vector<DagEdgeId> path =
+      regeneratePath(dag, numbered.ballLarus, id);
+  PathDescription p;
+  p.id = id;
+  const DagEdge &first = dag.edges[path.front()];
+  const DagEdge &last = dag.edges[path.back()];
+  p.start = first.role == DagEdgeRole::PathStart
+                ? reasons(f, dag, first.dst, true)
+                : "entry";
+  p.end = last.role == DagEdgeRole::PathEnd ? reasons(f, dag, last.src, false)
+                                            : "return";
+  for (DagEdgeId e : path) {
+    const DagEdge &edge = dag.edges[e];
+    if (edge.role == DagEdgeRole::PathStart || edge.src == dag.entry)
+      continue;
+    const EdgeKind kind = edge.role == DagEdgeRole::Cfg
+                              ? f.cfg->edge(edge.cfgEdge).kind
+                              : EdgeKind::Fallthru;
+    p.steps.push_back({edge.src, isBranch(kind) ? edgeKindName(kind) : ""});
+  }
+  return p;
+}
+
+std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p) {
+  std::string text;
+  for (const PathStep &step : p.steps) {
+    const SourceBlock &source = f.blocks[step.block];
+    const std::string prefix = source.file.empty() ? "" : source.file + ":";
+    for (size_t i = 0; i < source.lines.size(); ++i) {
+      text += (text.empty() ? "" : " ") + prefix +
+              std::to_string(source.lines[i]);
+      if (i + 1 == source.lines.size() && !step.exit.empty())
+        text += "(" + step.exit + ")";
+    }
+  }
+  return text;
+}
+
+nlohmann::json toJson(const FunctionMetadata &f, const PathDescription &p) {
+  nlohmann::json steps = nlohmann::json::array();
+  nlohmann::json lines = nlohmann::json::array();
+  for (const PathStep &step : p.steps) {
+    const SourceBlock &source = f.blocks[step.block];
+    nlohmann::json s{{"block", step.block}, {"lines", source.lines}};
+    if (!source.file.empty())
+      s["file"] = source.file;
+    if (!step.exit.empty())
+      s["exit"] = step.exit;
+    steps.push_back(std::move(s));
+    for (int line : source.lines)
+      lines.push_back(line);
+  }
+  return {{"id", p.id},
+          {"start", p.start},
+          {"end", p.end},
+          {"steps", std::move(steps)},
+          {"lines", std::move(lines)}};
+}
+
+} // namespace pathcov

@@ -1,0 +1,38 @@
+// A path of a function as people read it: the source lines it runs
+// through, with the branch outcomes taken, and how it starts and ends.
+#pragma once
+
+#include "pathcov/format/FunctionMetadata.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+struct PathStep {
+  BlockId block;
+  std::string exit; // the branch taken out of the block: "true", "false",
+                    // "switch", "throw"; empty for a plain fall-through
+};
+
+struct PathDescription {
+  uint64_t id = 0;
+  std::string start; // entry, loop, cut, setjmp, abnormal, fake (a/b: both)
+  std::string end;   // return, loop, cut, setjmp, abnormal, noreturn, fake
+  std::vector<PathStep> steps; // ENTRY and EXIT left out
+};
+
+PathDescription describePath(const FunctionMetadata &f,
+                             const NumberedDag &numbered, uint64_t id);
+
+// "3 4(true) 5 hdr.h:12": lines in order, branch outcomes after the line
+// that decides them, another file's lines prefixed with it.
+std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p);
+
+// {"id", "start", "end", "steps": [{"block", "lines", "file"?, "exit"?}],
+//  "lines": [...]} with "lines" all steps' lines in order.
+nlohmann::json toJson(const FunctionMetadata &f, const PathDescription &p);
+
+} // namespace pathcov

@@ -1,0 +1,32 @@
+// A profile written by the runtime (docs/record-formats.md, "Profile").
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pathcov {
+
+struct ProfileFunction {
+  std::string identity;
+  std::string checksum;
+  uint64_t numPaths = 0;
+  uint64_t calls = 0;
+  uint64_t invalidIds = 0;
+  uint64_t dropped = 0;
+  std::vector<std::pair<uint64_t, uint64_t>> paths; // (id, count)
+};
+
+struct Profile {
+  std::string file; // where it was read from
+  std::string module;
+  std::string buildId; // empty: the module has none
+  std::string test;    // empty: no test named
+  std::vector<ProfileFunction> functions;
+};
+
+// Throws InputError naming the file and the problem.
+Profile readProfile(const std::string &file);
+
+} // namespace pathcov
