@@ -3,8 +3,8 @@
 # if any are missing. Installing needs root (or sudo).
 set -eu
 
-packages="build-essential cmake libgtest-dev nlohmann-json3-dev libcli11-dev
-python3 python3-jsonschema"
+packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
+libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema"
 
 missing=""
 for p in $packages; do
