@@ -1,0 +1,105 @@
+/* Which module this copy of the runtime lives in: its path and GNU build-id,
+ * read from the loader's program headers (no libelf, nothing but libc). */
+#include <elf.h>
+#include <link.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+struct search {
+  uintptr_t addr;
+  struct pathcov_module *m;
+};
+
+static int contains(const struct dl_phdr_info *info, uintptr_t addr) {
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    uintptr_t start = info->dlpi_addr + ph->p_vaddr;
+    if (ph->p_type == PT_LOAD && addr >= start && addr - start < ph->p_memsz)
+      return 1;
+  }
+  return 0;
+}
+
+static void copy_path(char *dst, const char *src) {
+  strncpy(dst, src, PATH_MAX - 1);
+  dst[PATH_MAX - 1] = '\0';
+}
+
+static void read_path(const struct dl_phdr_info *info, char *path) {
+  if (info->dlpi_name[0] != '\0') { /* a shared library */
+    if (!realpath(info->dlpi_name, path))
+      copy_path(path, info->dlpi_name);
+    return;
+  }
+  /* The main program has no name in the loader's list. */
+  ssize_t n = readlink("/proc/self/exe", path, PATH_MAX - 1);
+  if (n > 0) {
+    path[n] = '\0';
+    return;
+  }
+  const char *execfn = (const char *)getauxval(AT_EXECFN); /* no /proc */
+  copy_path(path, execfn ? execfn : "");
+}
+
+static size_t align_up(size_t n, size_t align) {
+  return (n + align - 1) & ~(align - 1);
+}
+
+/* Walks the PT_NOTE segments for the note "GNU" / NT_GNU_BUILD_ID. */
+static void read_build_id(const struct dl_phdr_info *info, char *hex) {
+  static const char digits[] = "0123456789abcdef";
+  hex[0] = '\0';
+  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_NOTE)
+      continue;
+    const unsigned char *note =
+        (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+    size_t left = ph->p_memsz;
+    size_t align = ph->p_align == 8 ? 8 : 4; /* gABI: 4, or 8 in 64-bit */
+    while (left >= sizeof(ElfW(Nhdr))) {
+      const ElfW(Nhdr) *nh = (const ElfW(Nhdr) *)note;
+      size_t desc = align_up(sizeof *nh + nh->n_namesz, align);
+      size_t next = align_up(desc + nh->n_descsz, align);
+      if (desc > left || nh->n_descsz > left - desc)
+        break; /* truncated: do not read past the segment */
+      if (nh->n_type == NT_GNU_BUILD_ID && nh->n_namesz == 4 &&
+          memcmp(note + sizeof *nh, "GNU", 4) == 0 &&
+          nh->n_descsz <= PATHCOV_BUILD_ID_MAX) {
+        for (size_t k = 0; k < nh->n_descsz; ++k) {
+          hex[2 * k] = digits[note[desc + k] >> 4];
+          hex[2 * k + 1] = digits[note[desc + k] & 15];
+        }
+        hex[2 * nh->n_descsz] = '\0';
+        return;
+      }
+      if (next >= left)
+        break;
+      note += next;
+      left -= next;
+    }
+  }
+}
+
+static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
+  (void)size;
+  struct search *s = data;
+  if (!contains(info, s->addr))
+    return 0;
+  read_path(info, s->m->path);
+  read_build_id(info, s->m->build_id);
+  return 1; /* stop iterating */
+}
+
+void pathcov_module_identify(const void *addr, struct pathcov_module *m) {
+  struct search s = {(uintptr_t)addr, m};
+  m->path[0] = '\0';
+  m->build_id[0] = '\0';
+  dl_iterate_phdr(find_module, &s);
+  const char *slash = strrchr(m->path, '/');
+  m->base = slash ? slash + 1 : m->path;
+}

@@ -1,0 +1,334 @@
+/* The record-mode runtime: counts the paths of this module's instrumented
+ * functions and writes them as a profile at exit (or dlclose) and on
+ * pathcov_flush().
+ *
+ * Each module (executable, shared library) links its own copy of this
+ * static library; the linker collects the descriptors of the module's
+ * instrumented functions in the section "pathcov_functions" and defines
+ * __start_/__stop_pathcov_functions around them. Both are weak (a module
+ * with no instrumented function has no such section: they are then null and
+ * the runtime does nothing) and hidden (each copy sees its own module's
+ * section only, and exports neither).
+ *
+ * The plugin counts array functions inline, in num_paths + 1 counters: the
+ * last one counts ids out of range (abi.h), reported as invalid_ids. Hashed
+ * functions (too many paths for an array) call __pathcov_record_path, which
+ * counts in a per-function table allocated on first use and kept in
+ * fn->runtime:
+ *   - TABLE_SLOTS slots of open addressing with linear probing; a key is
+ *     id + 1 (0 marks a free slot), inserted by compare-and-swap, never
+ *     removed, so concurrent threads never lose or duplicate a key;
+ *   - at most TABLE_CAPACITY distinct ids per function (half the slots, so
+ *     probe sequences stay short and always meet a free slot); the records of
+ *     further ids are counted in `dropped`, which the profile reports;
+ *   - counts are incremented with relaxed atomic adds when the descriptor
+ *     has PATHCOV_FN_ATOMIC, else with a plain load and store, like the
+ *     plugin's inline counters.
+ * Taking counts for a profile exchanges each nonzero counter with 0, so every
+ * count lands in exactly one profile (exactly when counters are atomic). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "internal.h"
+#include "pathcov/pathcov.h"
+
+extern struct pathcov_function *const __start_pathcov_functions[]
+    __attribute__((weak, visibility("hidden")));
+extern struct pathcov_function *const __stop_pathcov_functions[]
+    __attribute__((weak, visibility("hidden")));
+
+#define TABLE_BITS 17
+#define TABLE_SLOTS ((size_t)1 << TABLE_BITS)
+#define TABLE_CAPACITY (TABLE_SLOTS / 2) /* 65536 distinct ids */
+
+struct slot {
+  uint64_t key; /* id + 1; 0: free */
+  uint64_t count;
+};
+
+/* fn->runtime of a hashed function. */
+struct fn_state {
+  uint64_t invalid_ids;
+  uint64_t dropped;
+  uint64_t used; /* slots claimed or being claimed; <= TABLE_CAPACITY */
+  struct slot slots[];
+};
+
+static struct {
+  pthread_once_t once;
+  pthread_mutex_t lock; /* serialises profiles and resets; held across fork */
+  struct pathcov_module id;
+  /* Descriptors the runtime cannot read safely: counted once at start-up,
+   * reported on stderr and, as "invalid_descriptors", in every profile. */
+  uint64_t invalid_descriptors;
+  /* Records lost because a hashed function's table could not be allocated
+   * (mmap failed), reported as "lost_paths". Neither field is in the profile
+   * format 1.0; both appear only when nonzero. */
+  uint64_t lost_paths;
+  unsigned sequence; /* of this process's next profile */
+} module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
+
+#define FOR_EACH_DESCRIPTOR(p)                                                 \
+  for (struct pathcov_function *const *p = __start_pathcov_functions;          \
+       p < __stop_pathcov_functions; ++p)
+
+/* False in a module with nothing instrumented: there is no section, and both
+ * symbols are null. */
+static int has_descriptors(void) {
+  return &__start_pathcov_functions[0] != &__stop_pathcov_functions[0];
+}
+
+static int is_hashed(const struct pathcov_function *fn) {
+  return (fn->flags & PATHCOV_FN_HASHED) != 0;
+}
+
+/* A descriptor the runtime can read: built for this ABI (the version is the
+ * first field in every version), with counters if it counts inline. */
+static int is_valid(const struct pathcov_function *fn) {
+  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
+         (is_hashed(fn) || fn->counters);
+}
+
+static void count(uint64_t *counter, const struct pathcov_function *fn) {
+  if (fn->flags & PATHCOV_FN_ATOMIC)
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+  else
+    __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
+#define STATE_SIZE (sizeof(struct fn_state) + TABLE_SLOTS * sizeof(struct slot))
+
+/* A hashed function's state, mapped on first use. mmap (not malloc): zeroed,
+ * and only the pages of slots actually used become resident. */
+static struct fn_state *state_of(struct pathcov_function *fn) {
+  struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
+  if (st)
+    return st;
+  void *fresh = mmap(NULL, STATE_SIZE, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (fresh == MAP_FAILED)
+    return NULL;
+  void *expected = NULL;
+  if (__atomic_compare_exchange_n(&fn->runtime, &expected, fresh, 0,
+                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+    return fresh;
+  munmap(fresh, STATE_SIZE); /* another thread was first */
+  return expected;
+}
+
+/* The slot holding id, claimed for it if needed; NULL when the table already
+ * holds TABLE_CAPACITY other ids. */
+static struct slot *find_slot(struct fn_state *st, uint64_t id) {
+  uint64_t key = id + 1; /* no overflow: id < num_paths */
+  size_t i = (size_t)((key * 0x9e3779b97f4a7c15ull) >> (64 - TABLE_BITS));
+  for (;; i = (i + 1) & (TABLE_SLOTS - 1)) {
+    struct slot *s = &st->slots[i];
+    uint64_t k = __atomic_load_n(&s->key, __ATOMIC_RELAXED);
+    if (k == key)
+      return s;
+    if (k != 0)
+      continue;
+    /* A free slot: id is not in the table. Reserve room before claiming the
+     * slot, so that never more than TABLE_CAPACITY slots are used and every
+     * probe sequence ends at a free slot. Near the limit, concurrent
+     * reservations can make a new id be dropped a few ids early. */
+    if (__atomic_load_n(&st->used, __ATOMIC_RELAXED) >= TABLE_CAPACITY)
+      return NULL; /* full: spare the shared counter a write */
+    if (__atomic_fetch_add(&st->used, 1, __ATOMIC_RELAXED) >= TABLE_CAPACITY) {
+      __atomic_fetch_sub(&st->used, 1, __ATOMIC_RELAXED);
+      return NULL;
+    }
+    if (__atomic_compare_exchange_n(&s->key, &k, key, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED))
+      return s;
+    __atomic_fetch_sub(&st->used, 1, __ATOMIC_RELAXED); /* slot taken... */
+    if (k == key)
+      return s; /* ...by another thread with the same id */
+  }
+}
+
+/* abi.h: what instrumented units refer to so that this file, with its
+ * constructor and destructor, is linked into their module. */
+const char __pathcov_runtime_link = 0;
+
+void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
+  if (!is_valid(fn))
+    return; /* reported once, as an invalid descriptor */
+  if (!is_hashed(fn)) { /* as the inline code counts it */
+    count(&fn->counters[id < fn->num_paths ? id : fn->num_paths], fn);
+    return;
+  }
+  struct fn_state *st = state_of(fn);
+  if (!st) {
+    __atomic_fetch_add(&module.lost_paths, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  if (id >= fn->num_paths) {
+    __atomic_fetch_add(&st->invalid_ids, 1, __ATOMIC_RELAXED);
+    return;
+  }
+  struct slot *s = find_slot(st, id);
+  if (s)
+    count(&s->count, fn);
+  else
+    __atomic_fetch_add(&st->dropped, 1, __ATOMIC_RELAXED);
+}
+
+/* A counter's value, leaving 0. Zero counters are only read: writing them
+ * would, among other costs, copy every counter page after a fork. */
+static uint64_t take(uint64_t *counter) {
+  return __atomic_load_n(counter, __ATOMIC_RELAXED)
+             ? __atomic_exchange_n(counter, 0, __ATOMIC_RELAXED)
+             : 0;
+}
+
+static int by_id(const void *a, const void *b) {
+  uint64_t x = ((const struct pathcov_path *)a)->id;
+  uint64_t y = ((const struct pathcov_path *)b)->id;
+  return (x > y) - (x < y);
+}
+
+/* Moves fn's counts into *c (discards them when c->paths is NULL). */
+static void take_function(struct pathcov_function *fn,
+                          struct pathcov_counts *c) {
+  c->calls = take(&fn->calls);
+  c->invalid_ids = 0;
+  c->dropped = 0;
+  c->len = 0;
+  if (!is_hashed(fn)) {
+    for (uint64_t id = 0; id < fn->num_paths; ++id) {
+      uint64_t n = take(&fn->counters[id]);
+      if (n && c->paths)
+        c->paths[c->len++] = (struct pathcov_path){id, n};
+    }
+    c->invalid_ids = take(&fn->counters[fn->num_paths]);
+    return;
+  }
+  struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
+  if (st) {
+    c->invalid_ids = take(&st->invalid_ids);
+    c->dropped = take(&st->dropped);
+    for (size_t i = 0; i < TABLE_SLOTS; ++i) {
+      uint64_t key = __atomic_load_n(&st->slots[i].key, __ATOMIC_RELAXED);
+      uint64_t n = key ? take(&st->slots[i].count) : 0;
+      if (n && c->paths)
+        c->paths[c->len++] = (struct pathcov_path){key - 1, n};
+    }
+    if (c->len > 1)
+      qsort(c->paths, c->len, sizeof *c->paths, by_id);
+  }
+}
+
+/* Zeroes every count. unmap_tables also frees the hash tables (faster than
+ * zeroing them, and it empties them of keys), which is safe only where no
+ * other thread can be counting: in the child after fork. */
+static void discard_counts(int unmap_tables) {
+  FOR_EACH_DESCRIPTOR(p) {
+    if (!is_valid(*p))
+      continue;
+    struct pathcov_function *fn = *p;
+    if (unmap_tables && fn->runtime) {
+      munmap(fn->runtime, STATE_SIZE);
+      fn->runtime = NULL;
+    }
+    struct pathcov_counts discard = {0};
+    take_function(fn, &discard);
+  }
+  take(&module.lost_paths);
+}
+
+static void lock(void) { pthread_mutex_lock(&module.lock); }
+static void unlock(void) { pthread_mutex_unlock(&module.lock); }
+
+/* The child of a fork has one thread, and its own pid: the counts it
+ * inherited are the parent's to report. */
+static void unlock_in_child(void) {
+  discard_counts(1);
+  module.sequence = 0;
+  unlock();
+}
+
+static void init_module(void) {
+  if (!has_descriptors())
+    return;
+  /* Any address in this copy of the runtime identifies the module: the
+   * runtime is linked statically into it. */
+  pathcov_module_identify(&module, &module.id);
+  FOR_EACH_DESCRIPTOR(p) {
+    if (!is_valid(*p))
+      ++module.invalid_descriptors;
+  }
+  if (module.invalid_descriptors)
+    pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
+                 "or are malformed: their paths are not counted",
+                 module.id.path,
+                 (unsigned long long)module.invalid_descriptors,
+                 PATHCOV_ABI_VERSION);
+  /* Taking the lock around fork keeps a profile being written from being
+   * cloned half-done with its lock held. */
+  if (pthread_atfork(lock, unlock, unlock_in_child) != 0)
+    pathcov_warn("%s: pthread_atfork failed: children will also report "
+                 "the counts of their parent", module.id.path);
+}
+
+/* Priority 101 (the first after the implementation's): runs before the
+ * module's other constructors, which may already run instrumented code. */
+__attribute__((constructor(101))) static void on_load(void) {
+  pthread_once(&module.once, init_module);
+}
+
+static int write_profile(const char *reason) {
+  pthread_once(&module.once, init_module);
+  if (!has_descriptors())
+    return 0;
+  size_t max_paths = 0; /* the scratch one function's paths can need */
+  FOR_EACH_DESCRIPTOR(p) {
+    if (!is_valid(*p))
+      continue;
+    size_t need = is_hashed(*p) ? TABLE_CAPACITY : (size_t)(*p)->num_paths;
+    if (need > max_paths)
+      max_paths = need;
+  }
+  lock();
+  struct pathcov_profile profile;
+  if (pathcov_profile_open(&profile, &module.id, &module.sequence,
+                           max_paths) == 0) {
+    uint64_t lost_paths = take(&module.lost_paths);
+    pathcov_profile_header(&profile, &module.id, reason,
+                           module.invalid_descriptors, lost_paths);
+    FOR_EACH_DESCRIPTOR(p) {
+      if (!is_valid(*p))
+        continue;
+      struct pathcov_counts c = {.paths = profile.paths};
+      take_function(*p, &c);
+      if (c.calls || c.len || c.invalid_ids || c.dropped)
+        pathcov_profile_function(&profile, *p, &c);
+    }
+  }
+  int result = pathcov_profile_close(&profile);
+  unlock();
+  return result;
+}
+
+/* A destructor rather than atexit: it also runs when a shared library is
+ * dlclose'd. Priority 101 makes it the module's last destructor, after
+ * instrumented ones (C++ static objects are destroyed earlier still, by
+ * exit or dlclose before any destructor of the module runs). The state
+ * mappings are not unmapped: at exit, other threads may still be counting. */
+__attribute__((destructor(101))) static void on_unload(void) {
+  int saved = errno; /* the program's, for any later destructor */
+  write_profile("exit");
+  errno = saved;
+}
+
+PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush"); }
+
+PATHCOV_EXPORT int pathcov_reset(void) {
+  lock();
+  discard_counts(0);
+  unlock();
+  return 0;
+}

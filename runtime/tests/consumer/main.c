@@ -1,0 +1,21 @@
+/* One array function, counted inline only, as the plugin emits it: only
+ * the reference to __pathcov_runtime_link links the runtime in, and the
+ * profile must still be written. */
+#include <pathcov/abi.h>
+#include <pathcov/pathcov.h> /* installed, and compiles */
+
+static uint64_t counters[3 + 1]; /* abi.h: num_paths + 1 */
+static struct pathcov_function fn = {.abi_version = PATHCOV_ABI_VERSION,
+                                     .num_paths = 3,
+                                     .identity = "consumer",
+                                     .counters = counters};
+static struct pathcov_function *const entry
+    __attribute__((section("pathcov_functions"), used)) = &fn;
+static const void *const runtime_link __attribute__((used)) =
+    &__pathcov_runtime_link;
+
+int main(void) {
+  ++fn.calls;
+  ++counters[2];
+  return 0;
+}

@@ -1,0 +1,47 @@
+/* What the pathcov plugin emits for an instrumented function, written by
+ * hand: a descriptor, a pointer to it in section "pathcov_functions", and
+ * the updates instrumented code makes at function entry and at each path's
+ * end. An array function's counters are num_paths + 1 (abi.h). */
+#ifndef PATHCOV_TESTS_FAKE_PLUGIN_H
+#define PATHCOV_TESTS_FAKE_PLUGIN_H
+
+#include <pathcov/abi.h>
+
+#define FAKE_FUNCTION(var, identity_, num_paths_, flags_, counters_)         \
+  static struct pathcov_function var = {                                     \
+      .abi_version = PATHCOV_ABI_VERSION,                                    \
+      .flags = (flags_),                                                     \
+      .cfg_checksum = 0x0123456789abcdefull,                                 \
+      .num_paths = (num_paths_),                                             \
+      .identity = (identity_),                                               \
+      .counters = (counters_)};                                              \
+  static struct pathcov_function *const var##_entry                          \
+      __attribute__((section("pathcov_functions"), used)) = &var
+
+/* Once per unit, like the plugin: links the runtime into the module. */
+static const void *const fake_runtime_link __attribute__((used)) =
+    &__pathcov_runtime_link;
+
+static inline void fake_bump(uint64_t *counter, uint64_t flags) {
+  if (flags & PATHCOV_FN_ATOMIC)
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+  else
+    ++*counter;
+}
+
+/* At ENTRY. */
+static inline void fake_enter(struct pathcov_function *fn) {
+  fake_bump(&fn->calls, fn->flags);
+}
+
+/* At the end of path id: inline for an array function, an id out of range
+ * in the last counter; through the runtime for a hashed function. */
+static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
+  if (fn->flags & PATHCOV_FN_HASHED)
+    __pathcov_record_path(fn, id);
+  else
+    fake_bump(&fn->counters[id < fn->num_paths ? id : fn->num_paths],
+              fn->flags);
+}
+
+#endif

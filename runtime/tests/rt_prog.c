@@ -1,0 +1,209 @@
+/* Plays instrumented code for check_profiles.py: argv[1] names a scenario;
+ * the script knows the exact counts each one produces. */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <pathcov/pathcov.h>
+
+#include "fake_plugin.h"
+
+static uint64_t a_counters[8 + 1];
+FAKE_FUNCTION(fn_a, "_Z1ai", 8, 0, a_counters);
+FAKE_FUNCTION(fn_h, "_Z1hv", 1000000000000ull, PATHCOV_FN_HASHED, 0);
+static uint64_t w_counters[1 + 1];
+FAKE_FUNCTION(fn_w, "src/w\"eird\\.c:f\n\x01\xff\xc3\xa9", 1, 0, w_counters);
+static uint64_t z_counters[2 + 1];
+FAKE_FUNCTION(fn_z, "never_called", 2, 0, z_counters);
+static uint64_t at_counters[16 + 1];
+FAKE_FUNCTION(fn_at, "atomic_array", 16, PATHCOV_FN_ATOMIC, at_counters);
+FAKE_FUNCTION(fn_ht, "atomic_hashed", 1000000,
+              PATHCOV_FN_HASHED | PATHCOV_FN_ATOMIC, 0);
+FAKE_FUNCTION(fn_o, "overflowing", 1000000, PATHCOV_FN_HASHED, 0);
+
+static void repeat(struct pathcov_function *fn, uint64_t id, int times) {
+  for (int i = 0; i < times; ++i)
+    fake_path(fn, id);
+}
+
+static void counts(void) {
+  for (int i = 0; i < 5; ++i)
+    fake_enter(&fn_a);
+  repeat(&fn_a, 0, 3);
+  repeat(&fn_a, 7, 2);
+  repeat(&fn_a, 8, 2);             /* out of range, inline */
+  __pathcov_record_path(&fn_a, 3); /* through the runtime: in range... */
+  __pathcov_record_path(&fn_a, 9); /* ...and out of range */
+  for (int i = 0; i < 4; ++i)
+    fake_enter(&fn_h);
+  repeat(&fn_h, 999999999999ull, 1);
+  repeat(&fn_h, 5, 2);
+  repeat(&fn_h, 123456789, 1);
+  repeat(&fn_h, 1000000000000ull, 1);
+  repeat(&fn_h, UINT64_MAX, 1);
+  fake_enter(&fn_w);
+  repeat(&fn_w, 0, 1);
+}
+
+/* One scenario's worth for many processes: a_calls 1 [[1, 3]], h [[42, 1]]. */
+static void simple(void) {
+  fake_enter(&fn_a);
+  repeat(&fn_a, 1, 3);
+  repeat(&fn_h, 42, 1);
+}
+
+/* Code that runs after main returns, in an atexit handler and in a
+ * destructor of this module, still reaches the exit profile. */
+static int count_at_exit;
+static void at_exit(void) {
+  fake_enter(&fn_a);
+  fake_path(&fn_a, 4);
+}
+__attribute__((destructor)) static void late_destructor(void) {
+  if (count_at_exit) {
+    fake_enter(&fn_a);
+    fake_path(&fn_a, 5);
+  }
+}
+
+static int exit_handlers(void) {
+  count_at_exit = 1;
+  if (atexit(at_exit) != 0)
+    return 1;
+  simple();
+  return 0;
+}
+
+enum { THREADS = 8, RECORDS = 100000 };
+
+/* Even records: ids all threads share (they race to insert the same keys);
+ * odd records: ids of this thread only. */
+static void *worker(void *arg) {
+  uint64_t t = (uint64_t)(uintptr_t)arg;
+  for (uint64_t i = 0; i < RECORDS; ++i) {
+    fake_enter(&fn_at);
+    fake_path(&fn_at, i % 16);
+    fake_enter(&fn_ht);
+    fake_path(&fn_ht, i & 1 ? 10000 + t * 5000 + i % 5000 : i % 4000);
+  }
+  return NULL;
+}
+
+static int threads(void) {
+  pthread_t tids[THREADS];
+  for (uintptr_t t = 0; t < THREADS; ++t)
+    if (pthread_create(&tids[t], NULL, worker, (void *)t) != 0)
+      return 1;
+  for (int t = 0; t < THREADS; ++t)
+    pthread_join(tids[t], NULL);
+  return 0;
+}
+
+static int fork_scenario(void) {
+  fake_enter(&fn_a);
+  repeat(&fn_a, 0, 10);
+  repeat(&fn_h, 1, 10);
+  fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return 1;
+  if (child == 0) {
+    fake_enter(&fn_a);
+    repeat(&fn_a, 1, 3);
+    repeat(&fn_h, 2, 3);
+    exit(0);
+  }
+  int status;
+  if (waitpid(child, &status, 0) != child || status != 0)
+    return 1;
+  repeat(&fn_a, 2, 5);
+  repeat(&fn_h, 1, 5);
+  printf("child %ld\n", (long)child);
+  return 0;
+}
+
+static int flush(void) {
+  fake_enter(&fn_a); /* discarded by pathcov_reset */
+  repeat(&fn_a, 0, 4);
+  repeat(&fn_h, 9, 4);
+  if (pathcov_reset() != 0)
+    return 1;
+  fake_enter(&fn_a);
+  fake_enter(&fn_a);
+  repeat(&fn_a, 1, 2);
+  repeat(&fn_h, 10, 2);
+  if (pathcov_flush() != 0)
+    return 1;
+  fake_enter(&fn_a);
+  repeat(&fn_a, 1, 1);
+  repeat(&fn_a, 2, 1);
+  repeat(&fn_h, 10, 1);
+  repeat(&fn_h, 11, 1);
+  return 0;
+}
+
+/* A flush into a missing directory fails with ENOENT and keeps the counts. */
+static int flush_fail(const char *missing) {
+  fake_enter(&fn_a);
+  repeat(&fn_a, 0, 1);
+  char *dir = strdup(getenv("PATHCOV_PROFILE_DIR"));
+  setenv("PATHCOV_PROFILE_DIR", missing, 1);
+  int result = pathcov_flush();
+  int error = errno;
+  setenv("PATHCOV_PROFILE_DIR", dir, 1);
+  free(dir);
+  printf("flush %d %s\n", result, result ? strerror(error) : "-");
+  repeat(&fn_a, 1, 1);
+  return 0;
+}
+
+/* 70000 distinct ids, id i recorded i % 3 + 1 times: the first 65536 fill
+ * the table, the rest are dropped. */
+static void overflow(void) {
+  fake_enter(&fn_o);
+  for (uint64_t i = 0; i < 70000; ++i)
+    repeat(&fn_o, i, (int)(i % 3) + 1);
+}
+
+/* The profile exceeds the file size limit: write(2) fails with EFBIG. */
+static int big_file(void) {
+  struct rlimit limit = {64, 64};
+  signal(SIGXFSZ, SIG_IGN);
+  if (setrlimit(RLIMIT_FSIZE, &limit) != 0)
+    return 1;
+  counts();
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  const char *scenario = argc > 1 ? argv[1] : "";
+  if (strcmp(scenario, "counts") == 0)
+    counts();
+  else if (strcmp(scenario, "simple") == 0)
+    simple();
+  else if (strcmp(scenario, "exit-handlers") == 0)
+    return exit_handlers();
+  else if (strcmp(scenario, "threads") == 0)
+    return threads();
+  else if (strcmp(scenario, "fork") == 0)
+    return fork_scenario();
+  else if (strcmp(scenario, "flush") == 0)
+    return flush();
+  else if (strcmp(scenario, "flush-fail") == 0 && argc > 2)
+    return flush_fail(argv[2]);
+  else if (strcmp(scenario, "overflow") == 0)
+    overflow();
+  else if (strcmp(scenario, "big-file") == 0)
+    return big_file();
+  else {
+    fprintf(stderr, "usage: rt_prog SCENARIO\n");
+    return 2;
+  }
+  return 0;
+}

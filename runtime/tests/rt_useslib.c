@@ -1,0 +1,26 @@
+/* An instrumented executable using an instrumented library (linked, not
+ * dlopen'ed), both flushing once. Built with ENABLE_EXPORTS, so that this
+ * executable exports its own pathcov_flush: the library's call must still
+ * reach the library's copy. */
+#include <pathcov/pathcov.h>
+
+#include "fake_plugin.h"
+
+void shlib_work(int n);
+int shlib_flush(void);
+
+static uint64_t e_counters[2 + 1];
+FAKE_FUNCTION(fn_e, "exe_array", 2, 0, e_counters);
+
+int main(void) {
+  shlib_work(1);
+  shlib_work(2);
+  fake_enter(&fn_e);
+  fake_path(&fn_e, 1);
+  if (pathcov_flush() != 0 || shlib_flush() != 0)
+    return 1;
+  shlib_work(3);
+  fake_enter(&fn_e);
+  fake_path(&fn_e, 0);
+  return 0;
+}
