@@ -173,8 +173,14 @@ int runCollect(const CollectOptions &options) {
       read.emplace_back(std::move(profile), functions);
     }
     modules.addTo(corpus);
-    for (const auto &[profile, functions] : read)
+    for (const auto &[profile, functions] : read) {
       addProfile(profile, *functions, corpus);
+      if (profile.invalidDescriptors || profile.lostPaths)
+        std::cerr << "pathcov collect: warning: " << profile.file << ": the "
+                  << "runtime could not use " << profile.invalidDescriptors
+                  << " function descriptors and lost " << profile.lostPaths
+                  << " paths (see its messages on the program's stderr)\n";
+    }
     corpus.profiles = read.size();
     for (auto &[key, f] : corpus.functions)
       if (f.metadata.skipped.empty() && f.calls > 0)

@@ -16,6 +16,8 @@ Profile readProfile(const std::string &file) {
     profile.module = field<std::string>(doc, "module");
     profile.buildId = optionalString(doc, "build_id");
     profile.test = optionalString(doc, "test");
+    profile.invalidDescriptors = doc.value("invalid_descriptors", uint64_t(0));
+    profile.lostPaths = doc.value("lost_paths", uint64_t(0));
     const nlohmann::json &functions = field<const nlohmann::json &>(doc, "functions");
     for (size_t i = 0; i < functions.size(); ++i) {
       const nlohmann::json &f = functions[i];

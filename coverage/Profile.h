@@ -23,6 +23,10 @@ struct Profile {
   std::string module;
   std::string buildId; // empty: the module has none
   std::string test;    // empty: no test named
+  // Runtime trouble: descriptors it could not use (wrong ABI version), and
+  // paths it could not record (a table could not be mapped).
+  uint64_t invalidDescriptors = 0;
+  uint64_t lostPaths = 0;
   std::vector<ProfileFunction> functions;
 };
 

@@ -43,7 +43,10 @@ public:
 
   unsigned int execute(function *fun) override {
     FunctionMetadata f = identifyFunction(fun);
-    if (!gOptions.wantsFunction(f.assemblerName.c_str(), f.name.c_str()))
+    // pathcov's own runtime, should someone build it with the plugin, must
+    // not count its own paths (it would recurse into itself).
+    if (f.assemblerName.rfind("__pathcov_", 0) == 0 ||
+        !gOptions.wantsFunction(f.assemblerName.c_str(), f.name.c_str()))
       return 0;
     try {
       return instrument(fun, f);

@@ -12,6 +12,37 @@ std::string hex64(uint64_t value) {
   return text;
 }
 
+std::string wellFormedUtf8(const std::string &bytes) {
+  std::string text;
+  const auto *s = reinterpret_cast<const unsigned char *>(bytes.data());
+  const size_t size = bytes.size();
+  for (size_t i = 0; i < size;) {
+    size_t n = s[i] < 0x80 ? 1 : (s[i] & 0xe0) == 0xc0 ? 2
+                           : (s[i] & 0xf0) == 0xe0 ? 3
+                           : (s[i] & 0xf8) == 0xf0 ? 4 : 0;
+    uint32_t cp = n == 1 ? s[i] : s[i] & (0x7f >> n);
+    for (size_t k = 1; k < n; ++k) {
+      if (i + k >= size || (s[i + k] & 0xc0) != 0x80) {
+        n = 0;
+        break;
+      }
+      cp = cp << 6 | (s[i + k] & 0x3f);
+    }
+    static const uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (n > 1 && (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)))
+      n = 0;
+    if (n == 0) { // U+00XX in UTF-8
+      text += static_cast<char>(0xc0 | s[i] >> 6);
+      text += static_cast<char>(0x80 | (s[i] & 0x3f));
+      ++i;
+    } else {
+      text.append(bytes, i, n);
+      i += n;
+    }
+  }
+  return text;
+}
+
 namespace {
 
 template <typename T>
@@ -111,9 +142,12 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
 }
 
 nlohmann::json toJson(const FunctionMetadata &f) {
-  nlohmann::json j{{"identity", f.identity}, {"assembler_name", f.assemblerName},
-                   {"name", f.name},         {"tu", f.tu},
-                   {"file", f.file},         {"line", f.line}};
+  nlohmann::json j{{"identity", wellFormedUtf8(f.identity)},
+                   {"assembler_name", wellFormedUtf8(f.assemblerName)},
+                   {"name", wellFormedUtf8(f.name)},
+                   {"tu", wellFormedUtf8(f.tu)},
+                   {"file", wellFormedUtf8(f.file)},
+                   {"line", f.line}};
   if (!f.skipped.empty()) {
     j["skipped"] = f.skipped;
     return j;
@@ -122,7 +156,7 @@ nlohmann::json toJson(const FunctionMetadata &f) {
   for (const SourceBlock &b : f.blocks) {
     nlohmann::json block{{"lines", b.lines}};
     if (!b.file.empty())
-      block["file"] = b.file;
+      block["file"] = wellFormedUtf8(b.file);
     blocks.push_back(std::move(block));
   }
   nlohmann::json edges = nlohmann::json::array();

@@ -50,4 +50,9 @@ nlohmann::json toJson(const FunctionMetadata &function);
 
 std::string hex64(uint64_t value);
 
+// `bytes` with every byte that is not part of well-formed UTF-8 replaced by
+// the code point U+00XX of the same value: how the runtime writes such
+// bytes in profiles, so names from both sides compare equal.
+std::string wellFormedUtf8(const std::string &bytes);
+
 } // namespace pathcov
