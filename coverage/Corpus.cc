@@ -27,13 +27,7 @@ uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered
   return calls > finished ? calls - finished : 0;
 }
 
-nlohmann::json toJson(const Corpus &corpus) {
-  nlohmann::json modules = nlohmann::json::array();
-  for (const CorpusModule &m : corpus.modules)
-    modules.push_back({{"path", m.path},
-                       {"build_id", m.buildId.empty() ? nlohmann::json()
-                                                      : nlohmann::json(m.buildId)}});
-  // By source position: a stable order people can read.
+std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
   std::vector<const CorpusFunction *> ordered;
   for (const auto &[key, f] : corpus.functions)
     ordered.push_back(&f);
@@ -43,8 +37,17 @@ nlohmann::json toJson(const Corpus &corpus) {
               return std::tie(x.file, x.line, x.identity, x.checksum) <
                      std::tie(y.file, y.line, y.identity, y.checksum);
             });
+  return ordered;
+}
+
+nlohmann::json toJson(const Corpus &corpus) {
+  nlohmann::json modules = nlohmann::json::array();
+  for (const CorpusModule &m : corpus.modules)
+    modules.push_back({{"path", m.path},
+                       {"build_id", m.buildId.empty() ? nlohmann::json()
+                                                      : nlohmann::json(m.buildId)}});
   nlohmann::json functions = nlohmann::json::array();
-  for (const CorpusFunction *f : ordered) {
+  for (const CorpusFunction *f : inSourceOrder(corpus)) {
     nlohmann::json j = toJson(f->metadata);
     if (f->metadata.skipped.empty()) {
       nlohmann::json paths = nlohmann::json::array();

@@ -54,6 +54,10 @@ uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered
                           uint64_t calls,
                           const std::map<uint64_t, TestedPath> &paths);
 
+// The functions ordered by file, line and identity: a stable order people
+// can read.
+std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus);
+
 nlohmann::json toJson(const Corpus &corpus);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);

@@ -26,6 +26,7 @@ struct ShowOptions {
   std::vector<uint64_t> paths;
   Which which = Which::Tested;
   bool json = false;
+  bool summary = false;
   uint64_t maxPaths = 100;
   std::string output = "-";
 };
@@ -81,8 +82,19 @@ std::string percent(uint64_t part, uint64_t whole) {
   return os.str();
 }
 
-std::string runs(uint64_t count) {
-  return std::to_string(count) + (count == 1 ? " run" : " runs");
+// "3 runs; tests: a, b, c and 2 more"
+std::string runsText(const TestedPath &path) {
+  std::string text =
+      std::to_string(path.count) + (path.count == 1 ? " run" : " runs");
+  size_t listed = 0;
+  for (const std::string &test : path.tests) {
+    if (listed == 3) {
+      text += " and " + std::to_string(path.tests.size() - listed) + " more";
+      break;
+    }
+    text += (listed++ ? ", " : "; tests: ") + test;
+  }
+  return text;
 }
 
 void showText(const ShowOptions &options, const CorpusFunction &f,
@@ -101,13 +113,15 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     out << ", " << f.invalidIds << " invalid ids, " << f.dropped
         << " paths dropped";
   out << "\n";
+  if (options.summary)
+    return;
   bool truncated;
   const NumberedDag numbered = m.number();
   for (uint64_t id : pathIds(options, f, truncated)) {
     const PathDescription p = describePath(m, numbered, id);
     const auto tested = f.paths.find(id);
     out << "  path " << id << " ("
-        << (tested == f.paths.end() ? "untested" : runs(tested->second.count))
+        << (tested == f.paths.end() ? "untested" : runsText(tested->second))
         << "): " << pathLinesText(m, p);
     if (p.start != "entry" || p.end != "return")
       out << "  [" << p.start << " -> " << p.end << "]";
@@ -150,13 +164,13 @@ int runShow(const ShowOptions &options) {
   nlohmann::json functions = nlohmann::json::array();
   try {
     const Corpus corpus = readCorpus(readJsonFile(options.corpus));
-    for (const auto &[key, f] : corpus.functions) {
-      if (!selected(options, f.metadata))
+    for (const CorpusFunction *f : inSourceOrder(corpus)) {
+      if (!selected(options, f->metadata))
         continue;
       if (options.json)
-        functions.push_back(showJson(options, f));
+        functions.push_back(showJson(options, *f));
       else
-        showText(options, f, text);
+        showText(options, *f, text);
     }
   } catch (const InputError &e) {
     return reportError("show", displayName(options.corpus), e.what(),
@@ -191,6 +205,8 @@ void addShowCommand(CLI::App &app, int &exitCode) {
   show->add_option("--max-paths", options->maxPaths,
                    "At most this many paths per function")
       ->capture_default_str();
+  show->add_flag("--summary", options->summary,
+                 "Only each function's totals, no paths (text output)");
   show->add_flag("--json", options->json, "JSON output");
   show->add_option("-o,--output", options->output,
                    "Write here; - is standard output")

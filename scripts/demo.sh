@@ -1,13 +1,40 @@
 #!/bin/sh
-# The main job. For now: number the papers' examples with `pathcov number`
-# and show what the numbering gives.
+# The main job, end to end, on a small multi-file C project with its own
+# test suite (testsuite/projects/calc): build it with the pathcov plugin,
+# run its tests (each naming itself in PATHCOV_TEST), collect the profiles
+# into the tested-path corpus, and show what the tests covered and missed.
 set -eu
 cd "$(dirname "$0")/.."
-pathcov="${BUILD:-build}/coverage/pathcov"
+top=$(pwd)
+build=$(cd "${BUILD:-build}" && pwd)
+out="$build/demo"
+pathcov="$build/coverage/pathcov"
 
-for example in ppp-figure3 ppp-figure6 ball-larus-figure10; do
-  input="testsuite/number/$example.json"
-  echo "== $example: $pathcov number $input"
-  "$pathcov" number "$input" | python3 scripts/summarize-numbering.py
-  echo
-done
+rm -rf "$out"
+mkdir -p "$out/profiles"
+cp -a testsuite/projects/calc "$out/calc"
+
+echo "== 1. Build calc with the plugin (record mode)"
+make -s -C "$out/calc" CC=gcc \
+  CFLAGS="-O2 -g -fplugin=$build/plugin/pathcov.so" \
+  LDLIBS="$build/runtime/libpathcov-rt.a -lpthread"
+
+echo "== 2. Run calc's test suite; each process writes a profile"
+PATHCOV_PROFILE_DIR="$out/profiles" make -s -C "$out/calc" check
+ls "$out/profiles" | sed 's/^/   /'
+
+echo "== 3. pathcov collect: profiles -> the tested-path corpus"
+"$pathcov" collect -o "$out/corpus.json" "$out/profiles"
+echo "   $out/corpus.json"
+
+echo "== 4. pathcov show: path coverage per function"
+"$pathcov" show --summary "$out/corpus.json" | sed "s|$out/calc/||"
+
+echo "== 5. Paths of term() the tests ran, and those they never ran"
+"$pathcov" show -f term "$out/corpus.json" | sed "s|$out/calc/||"
+"$pathcov" show --untested -f term "$out/corpus.json" | tail -n +2
+
+echo
+echo "Numbering core on the PPP paper's Figure 3 (pathcov number):"
+"$pathcov" number "$top/testsuite/number/ppp-figure3.json" |
+  python3 scripts/summarize-numbering.py | sed 's/^/   /'
