@@ -28,3 +28,4 @@
 #include "target.h"
 #include "internal-fn.h"
 #include "memmodel.h"
+#include "cfgloop.h"
