@@ -1,10 +1,10 @@
 #include "CollectCommand.h"
 
-#include "Corpus.h"
+#include "pathcov/format/Corpus.h"
 #include "ElfMetadata.h"
 #include "ExitCodes.h"
 #include "FileIo.h"
-#include "JsonFields.h"
+#include "pathcov/format/JsonFields.h"
 #include "Profile.h"
 
 #include "pathcov/format/InputError.h"
@@ -78,10 +78,15 @@ public:
                          " (the module this profile was written by; pass it "
                          "with --binary if it moved)");
       }
+      const auto spell = [](const std::string &id) {
+        return id.empty() ? std::string("none") : id;
+      };
       if (atPath.buildId != profile.buildId)
         throw InputError("written by " + profile.module + " with build-id " +
-                         profile.buildId + ", but that file now has build-id " +
-                         atPath.buildId + ": pass the right build with --binary");
+                         spell(profile.buildId) +
+                         ", but that file now has build-id " +
+                         spell(atPath.buildId) +
+                         ": pass the right build with --binary");
       add(profile.module);
       it = modules_.find(key);
     }
@@ -114,7 +119,7 @@ private:
       checkFormat(record, "pathcov-function", 1);
       return parseFunctionMetadata(record);
     } catch (const nlohmann::json::exception &e) {
-      throw InputError(path + ": section pathcov_meta: " + e.what());
+      throw InputError(path + ": section pathcov_meta: " + jsonErrorText(e));
     } catch (const InputError &e) {
       throw InputError(path + ": section pathcov_meta: " + e.what());
     }

@@ -1,6 +1,7 @@
 #include "FileIo.h"
 
 #include "pathcov/format/InputError.h"
+#include "pathcov/format/JsonFields.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -50,12 +51,7 @@ nlohmann::json parseJson(const std::string &text) {
   try {
     return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error &e) {
-    // what() starts with "[json.exception.parse_error.101] ": an id that
-    // means nothing to the user. The rest names the line and column.
-    const std::string what = e.what();
-    const size_t idEnd = what.find("] ");
-    throw InputError(idEnd == std::string::npos ? what
-                                                : what.substr(idEnd + 2));
+    throw InputError(jsonErrorText(e)); // names the line and column
   }
 }
 

@@ -1,6 +1,6 @@
 #include "ShowCommand.h"
 
-#include "Corpus.h"
+#include "pathcov/format/Corpus.h"
 #include "ExitCodes.h"
 #include "FileIo.h"
 #include "PathText.h"
@@ -19,6 +19,11 @@ namespace pathcov {
 namespace {
 
 enum class Which { Tested, Untested, All };
+
+// A command line that asks for something the corpus does not have.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 struct ShowOptions {
   std::string corpus;
@@ -49,9 +54,9 @@ std::vector<uint64_t> pathIds(const ShowOptions &options,
   if (!options.paths.empty()) {
     for (uint64_t id : options.paths)
       if (id >= f.metadata.numPaths)
-        throw InputError("function " + f.metadata.identity + " has no path " +
-                         std::to_string(id) + " (it has " +
-                         std::to_string(f.metadata.numPaths) + ")");
+        throw UsageError("--path " + std::to_string(id) + ": function " +
+                         f.metadata.name + " has " +
+                         std::to_string(f.metadata.numPaths) + " paths");
     return options.paths;
   }
   std::vector<uint64_t> ids;
@@ -108,7 +113,8 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
   out << f.paths.size() << " of " << m.numPaths << " paths tested ("
       << percent(f.paths.size(), m.numPaths) << "), " << f.calls << " calls";
   if (f.interrupted)
-    out << ", " << f.interrupted << " interrupted (exception or longjmp)";
+    out << ", " << f.interrupted
+        << " interrupted (exception, longjmp or exit in a callee)";
   if (f.invalidIds || f.dropped)
     out << ", " << f.invalidIds << " invalid ids, " << f.dropped
         << " paths dropped";
@@ -154,6 +160,8 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
   j["tested_paths"] = f.paths.size();
   j["calls"] = f.calls;
   j["interrupted"] = f.interrupted;
+  j["invalid_ids"] = f.invalidIds;
+  j["dropped"] = f.dropped;
   j["paths"] = std::move(paths);
   j["truncated"] = truncated;
   return j;
@@ -175,11 +183,16 @@ int runShow(const ShowOptions &options) {
   } catch (const InputError &e) {
     return reportError("show", displayName(options.corpus), e.what(),
                        kExitBadInput);
+  } catch (const UsageError &e) {
+    std::cerr << "pathcov show: " << e.what() << '\n';
+    return kExitUsage;
   }
-  return writeOutput("show", options.output,
-                     options.json ? nlohmann::json{{"functions", functions}}
-                                            .dump(1) + "\n"
-                                  : text.str());
+  if (!options.json)
+    return writeOutput("show", options.output, text.str());
+  const nlohmann::json doc{{"format", "pathcov-show"},
+                           {"format_version", "1.0"},
+                           {"functions", std::move(functions)}};
+  return writeOutput("show", options.output, doc.dump(1) + "\n");
 }
 
 } // namespace

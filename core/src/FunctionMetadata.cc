@@ -1,6 +1,7 @@
 #include "pathcov/format/FunctionMetadata.h"
 
 #include "pathcov/format/InputError.h"
+#include "pathcov/format/JsonFields.h"
 
 #include <cstdio>
 
@@ -45,46 +46,42 @@ std::string wellFormedUtf8(const std::string &bytes) {
 
 namespace {
 
-template <typename T>
-T field(const nlohmann::json &record, const char *key) {
-  const auto it = record.find(key);
-  if (it == record.end())
-    throw InputError(std::string(key) + ": missing");
-  try {
-    return it->get<T>();
-  } catch (const nlohmann::json::exception &) {
-    throw InputError(std::string(key) + ": wrong type");
-  }
-}
-
 Cfg parseCfg(const nlohmann::json &record, size_t numBlocks) {
-  Cfg cfg(static_cast<uint32_t>(numBlocks), field<BlockId>(record, "entry"),
-          field<BlockId>(record, "exit"));
-  const auto edges = field<nlohmann::json>(record, "edges");
-  for (size_t i = 0; i < edges.size(); ++i) {
-    const nlohmann::json &e = edges[i];
-    const std::string where = "edges[" + std::to_string(i) + "]";
-    if (!e.is_array() || e.size() != 4 || !e[0].is_number_unsigned() ||
-        !e[1].is_number_unsigned() || !e[2].is_string() ||
-        !e[3].is_number_unsigned())
-      throw InputError(where + ": expected [src, dst, kind, frequency]");
-    const auto kind = parseEdgeKind(e[2].get<std::string>());
-    if (!kind)
-      throw InputError(where + ": unknown edge kind");
-    const auto block = [&](const nlohmann::json &b) {
-      const uint64_t v = b.get<uint64_t>();
-      if (v >= numBlocks)
-        throw InputError(where + ": block " + std::to_string(v) +
-                         " out of range");
-      return static_cast<BlockId>(v);
-    };
-    try {
-      cfg.addEdge(block(e[0]), block(e[1]), *kind, e[3].get<uint64_t>());
-    } catch (const GraphError &error) {
-      throw InputError(where + ": " + error.what());
+  const JsonPath top;
+  const auto blockAt = [numBlocks](uint64_t b, const std::string &where) {
+    if (b >= numBlocks)
+      throw InputError(where + ": block " + std::to_string(b) +
+                       " out of range (" + std::to_string(numBlocks) +
+                       " blocks)");
+    return static_cast<BlockId>(b);
+  };
+  try {
+    Cfg cfg(static_cast<uint32_t>(numBlocks),
+            blockAt(top.field<uint64_t>(record, "entry"), "entry"),
+            blockAt(top.field<uint64_t>(record, "exit"), "exit"));
+    const nlohmann::json &edges = top.field<const nlohmann::json &>(record, "edges");
+    if (!edges.is_array())
+      throw InputError("edges: expected an array");
+    for (size_t i = 0; i < edges.size(); ++i) {
+      const JsonPath at = top.at("edges").index(i);
+      const nlohmann::json &e = edges[i];
+      if (!e.is_array() || e.size() != 4)
+        throw InputError(at.where() + ": expected [src, dst, kind, frequency]");
+      const auto kind = parseEdgeKind(get<std::string>(e[2], at.where() + "[2]"));
+      if (!kind)
+        throw InputError(at.where() + "[2]: unknown edge kind");
+      try {
+        cfg.addEdge(blockAt(get<uint64_t>(e[0], at.where() + "[0]"), at.where()),
+                    blockAt(get<uint64_t>(e[1], at.where() + "[1]"), at.where()),
+                    *kind, get<uint64_t>(e[3], at.where() + "[3]"));
+      } catch (const GraphError &error) {
+        throw InputError(at.where() + ": " + error.what());
+      }
     }
+    return cfg;
+  } catch (const GraphError &error) {
+    throw InputError(std::string("entry, exit: ") + error.what());
   }
-  return cfg;
 }
 
 } // namespace
@@ -94,36 +91,38 @@ NumberedDag FunctionMetadata::number() const {
 }
 
 FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
+  const JsonPath top;
   FunctionMetadata f;
-  f.identity = field<std::string>(record, "identity");
+  f.identity = top.field<std::string>(record, "identity");
   const auto in = [&f](const std::string &problem) {
     return InputError("function " + f.identity + ": " + problem);
   };
   try {
-    f.assemblerName = record.value("assembler_name", f.identity);
-    f.name = record.value("name", f.identity);
-    f.tu = record.value("tu", "");
-    f.file = record.value("file", "");
-    f.line = record.value("line", 0);
-    f.skipped = record.value("skipped", "");
+    f.assemblerName = top.field<std::string>(record, "assembler_name");
+    f.name = top.field<std::string>(record, "name");
+    f.tu = top.field<std::string>(record, "tu");
+    f.file = top.field<std::string>(record, "file");
+    f.line = top.field<int>(record, "line");
+    f.skipped = top.optionalField<std::string>(record, "skipped", "");
     if (!f.skipped.empty())
       return f;
-    f.checksum = field<std::string>(record, "checksum");
-    for (const nlohmann::json &b : field<nlohmann::json>(record, "blocks"))
-      f.blocks.push_back(
-          {b.value("file", ""), b.value("lines", std::vector<int>{})});
-    if (f.blocks.size() < 2)
-      throw InputError("blocks: fewer than two");
+    f.checksum = top.field<std::string>(record, "checksum");
+    const nlohmann::json &blocks = top.field<const nlohmann::json &>(record, "blocks");
+    if (!blocks.is_array() || blocks.size() < 2)
+      throw InputError("blocks: expected an array of at least two blocks");
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      const JsonPath at = top.at("blocks").index(i);
+      f.blocks.push_back({at.optionalField<std::string>(blocks[i], "file", ""),
+                          at.field<std::vector<int>>(blocks[i], "lines")});
+    }
     f.cfg = parseCfg(record, f.blocks.size());
-    f.pathLimit = field<uint64_t>(record, "path_limit");
-    f.forcedCuts = field<std::vector<BlockId>>(record, "forced_cuts");
-    f.cuts = field<std::vector<BlockId>>(record, "cuts");
-    f.numPaths = field<uint64_t>(record, "num_paths");
-    f.acyclicPaths = {field<uint64_t>(record, "acyclic_paths"),
-                      field<bool>(record, "acyclic_paths_saturated")};
+    f.pathLimit = top.field<uint64_t>(record, "path_limit");
+    f.forcedCuts = top.field<std::vector<BlockId>>(record, "forced_cuts");
+    f.cuts = top.field<std::vector<BlockId>>(record, "cuts");
+    f.numPaths = top.field<uint64_t>(record, "num_paths");
+    f.acyclicPaths = {top.field<uint64_t>(record, "acyclic_paths"),
+                      top.field<bool>(record, "acyclic_paths_saturated")};
   } catch (const InputError &e) {
-    throw in(e.what());
-  } catch (const nlohmann::json::exception &e) {
     throw in(e.what());
   }
   if (hex64(f.cfg->checksum()) != f.checksum)

@@ -8,16 +8,34 @@
  *   TRACE_LOOP();    where the loop's back edge is taken: ends the current
  *                    acyclic path and starts the next (last statement of
  *                    the loop body, and before each `continue`)
+ *   TRACE_LOOPS(n);  after an empty-bodied loop (`while (n-- > 0) ;`) that
+ *                    took its back edge n times: no statement can go where
+ *                    the back edge is, and nothing ran between the n path
+ *                    ends, so they can all be recorded after the loop
  *   TRACE_CUT();     a path boundary the profile also has: just before a
- *                    setjmp call
+ *                    setjmp call, or a computed goto (`goto *p`)
  *   TRACE_RESUMED(); in a traced function, first thing after setjmp
  *                    returned from a longjmp: the interrupted path of this
  *                    call and the calls longjmp left are dropped, as the
  *                    profile drops them
  *   TRACE_LEAVE();   before each return
+ *   TRACE_NORETURN(); before a call to a noreturn function (exit, longjmp,
+ *                    a function declared noreturn): the profile counts the
+ *                    path up to the call, and this call never returns; the
+ *                    paths of its callers are interrupted (dropped by
+ *                    TRACE_RESUMED, or never ended at exit)
  *
- * At exit the calls and paths go to $TRACE_OUT as
- * {"function": {"calls": n, "paths": {"markers": count}}}.
+ * In C++, TRACE_ENTER() also declares a guard whose destructor, when an
+ * exception unwinds the frame, ends the frame's path and leaves it: the guard
+ * gives every traced frame a cleanup, and the profile counts a path that
+ * leaves through a cleanup where it leaves (at the resx), with no marker on
+ * the way. An exception caught in a traced frame just continues its path.
+ *
+ * Functions are named by their file's basename and __func__, as
+ * "file.c:name". The trace is kept once per process however many units and
+ * shared libraries include this header (a weak definition), and written at
+ * exit to $TRACE_OUT as
+ * {"file.c:name": {"calls": n, "paths": {"markers": count}}}.
  * Single-threaded; the trace functions do not throw. */
 #ifndef PATHCOV_TEST_TRACE_H
 #define PATHCOV_TEST_TRACE_H
@@ -28,6 +46,7 @@
 
 /* No EH edges from the trace calls: they must not change the CFG. */
 #ifdef __cplusplus
+#include <exception>
 #define TRACE_NOTHROW noexcept
 #else
 #define TRACE_NOTHROW
@@ -35,28 +54,51 @@
 
 enum { TRACE_MAX_DEPTH = 256, TRACE_MAX_PATH = 128, TRACE_MAX_KINDS = 4096 };
 
+/* A function: its file (as __FILE__ spells it) and name. */
+struct trace_function {
+  const char *file;
+  const char *name;
+};
+
 struct trace_frame {
-  const char *function;
+  struct trace_function function;
   char path[TRACE_MAX_PATH];
   int length;
 };
 
 /* A path of a function, or (calls) its number of calls. */
 struct trace_kind {
-  const char *function;
+  struct trace_function function;
   int calls;
   char path[TRACE_MAX_PATH];
   unsigned long count;
 };
 
-static struct trace_frame trace_stack[TRACE_MAX_DEPTH];
-static int trace_depth;
-static struct trace_kind trace_kinds[TRACE_MAX_KINDS];
-static int trace_num_kinds;
+struct trace_state {
+  struct trace_frame stack[TRACE_MAX_DEPTH];
+  int depth;
+  struct trace_kind kinds[TRACE_MAX_KINDS];
+  int num_kinds;
+  int registered;
+};
+
+/* One state for all the units and modules of the process: the dynamic
+ * linker binds every copy of this weak symbol to the first definition. */
+__attribute__((weak)) struct trace_state trace_state;
 
 static void trace_fail(const char *what) TRACE_NOTHROW {
   fprintf(stderr, "trace.h: %s\n", what);
   abort();
+}
+
+static int trace_same(struct trace_function a,
+                      struct trace_function b) TRACE_NOTHROW {
+  return strcmp(a.name, b.name) == 0 && strcmp(a.file, b.file) == 0;
+}
+
+static void trace_write_name(FILE *f, struct trace_function function) {
+  const char *slash = strrchr(function.file, '/');
+  fprintf(f, "\"%s:%s\"", slash ? slash + 1 : function.file, function.name);
 }
 
 static void trace_write(void) {
@@ -66,18 +108,18 @@ static void trace_write(void) {
     return;
   fputs("{", f);
   const char *functionSep = "";
-  for (int i = 0; i < trace_num_kinds; ++i) {
-    if (!trace_kinds[i].calls)
+  struct trace_kind *kinds = trace_state.kinds;
+  for (int i = 0; i < trace_state.num_kinds; ++i) {
+    if (!kinds[i].calls)
       continue;
-    fprintf(f, "%s\n \"%s\": {\"calls\": %lu, \"paths\": {", functionSep,
-            trace_kinds[i].function, trace_kinds[i].count);
+    fprintf(f, "%s\n ", functionSep);
+    trace_write_name(f, kinds[i].function);
+    fprintf(f, ": {\"calls\": %lu, \"paths\": {", kinds[i].count);
     functionSep = ",";
     const char *sep = "";
-    for (int j = 0; j < trace_num_kinds; ++j)
-      if (!trace_kinds[j].calls &&
-          strcmp(trace_kinds[j].function, trace_kinds[i].function) == 0) {
-        fprintf(f, "%s\"%s\": %lu", sep, trace_kinds[j].path,
-                trace_kinds[j].count);
+    for (int j = 0; j < trace_state.num_kinds; ++j)
+      if (!kinds[j].calls && trace_same(kinds[j].function, kinds[i].function)) {
+        fprintf(f, "%s\"%s\": %lu", sep, kinds[j].path, kinds[j].count);
         sep = ", ";
       }
     fputs("}}", f);
@@ -87,42 +129,49 @@ static void trace_write(void) {
 }
 
 /* The entry of `function` for `path`, or for its calls. */
-static struct trace_kind *trace_kind_of(const char *function, int calls,
+static struct trace_kind *trace_kind_of(struct trace_function function,
+                                        int calls,
                                         const char *path) TRACE_NOTHROW {
+  struct trace_kind *kinds = trace_state.kinds;
   int i = 0;
-  while (i < trace_num_kinds &&
-         (strcmp(trace_kinds[i].function, function) != 0 ||
-          trace_kinds[i].calls != calls ||
-          strcmp(trace_kinds[i].path, path) != 0))
+  while (i < trace_state.num_kinds &&
+         (!trace_same(kinds[i].function, function) || kinds[i].calls != calls ||
+          strcmp(kinds[i].path, path) != 0))
     ++i;
-  if (i == trace_num_kinds) {
+  if (i == trace_state.num_kinds) {
     if (i == TRACE_MAX_KINDS)
       trace_fail("too many paths");
-    trace_kinds[i].function = function;
-    trace_kinds[i].calls = calls;
-    strcpy(trace_kinds[i].path, path);
-    ++trace_num_kinds;
+    kinds[i].function = function;
+    kinds[i].calls = calls;
+    strcpy(kinds[i].path, path);
+    ++trace_state.num_kinds;
   }
-  return &trace_kinds[i];
+  return &kinds[i];
 }
 
-static void trace_enter(const char *function) TRACE_NOTHROW {
-  static int registered;
-  if (!registered) {
-    registered = 1;
+static void trace_enter(const char *file, const char *name) TRACE_NOTHROW {
+  if (!trace_state.registered) {
+    trace_state.registered = 1;
     atexit(trace_write);
   }
-  if (trace_depth == TRACE_MAX_DEPTH)
+  if (trace_state.depth == TRACE_MAX_DEPTH)
     trace_fail("too deep");
+  struct trace_function function = {file, name};
   ++trace_kind_of(function, 1, "")->count;
-  struct trace_frame *frame = &trace_stack[trace_depth++];
+  struct trace_frame *frame = &trace_state.stack[trace_state.depth++];
   frame->function = function;
   frame->length = 0;
   frame->path[0] = 0;
 }
 
+static struct trace_frame *trace_top(void) TRACE_NOTHROW {
+  if (trace_state.depth == 0)
+    trace_fail("no traced call");
+  return &trace_state.stack[trace_state.depth - 1];
+}
+
 static void trace_mark(char marker) TRACE_NOTHROW {
-  struct trace_frame *frame = &trace_stack[trace_depth - 1];
+  struct trace_frame *frame = trace_top();
   if (frame->length + 1 == TRACE_MAX_PATH)
     trace_fail("path too long");
   frame->path[frame->length++] = marker;
@@ -131,32 +180,60 @@ static void trace_mark(char marker) TRACE_NOTHROW {
 
 /* Counts the current path of the innermost call and starts an empty one. */
 static void trace_end_path(void) TRACE_NOTHROW {
-  struct trace_frame *frame = &trace_stack[trace_depth - 1];
+  struct trace_frame *frame = trace_top();
   ++trace_kind_of(frame->function, 0, frame->path)->count;
   frame->length = 0;
   frame->path[0] = 0;
 }
 
-static void trace_resumed(const char *function) TRACE_NOTHROW {
-  while (trace_depth > 0 &&
-         strcmp(trace_stack[trace_depth - 1].function, function) != 0)
-    --trace_depth;
-  if (trace_depth == 0)
-    trace_fail("resumed in a function with no traced call");
-  trace_stack[trace_depth - 1].length = 0;
-  trace_stack[trace_depth - 1].path[0] = 0;
+static void trace_end_paths(int n) TRACE_NOTHROW {
+  for (int i = 0; i < n; ++i)
+    trace_end_path();
+}
+
+static void trace_resumed(const char *file, const char *name) TRACE_NOTHROW {
+  struct trace_function function = {file, name};
+  while (trace_state.depth > 0 &&
+         !trace_same(trace_state.stack[trace_state.depth - 1].function,
+                     function))
+    --trace_state.depth;
+  struct trace_frame *frame = trace_top();
+  frame->length = 0;
+  frame->path[0] = 0;
 }
 
 static void trace_leave(void) TRACE_NOTHROW {
   trace_end_path();
-  --trace_depth;
+  --trace_state.depth;
 }
 
-#define TRACE_ENTER() trace_enter(__func__)
+#ifdef __cplusplus
+/* Ends the frame's path and leaves it when an exception unwinds the frame. */
+struct trace_guard {
+  int uncaught = std::uncaught_exceptions();
+  bool left = false;
+  ~trace_guard() {
+    if (left)
+      return;
+    if (std::uncaught_exceptions() <= uncaught)
+      trace_fail("returned without TRACE_LEAVE");
+    trace_leave();
+  }
+};
+#define TRACE_ENTER()                                                          \
+  trace_guard trace_guard_;                                                    \
+  trace_enter(__FILE__, __func__)
+#define TRACE_LEAVE() (trace_guard_.left = true, trace_leave())
+#else
+#define TRACE_ENTER() trace_enter(__FILE__, __func__)
+#define TRACE_LEAVE() trace_leave()
+#endif
+#define TRACE_NORETURN() TRACE_LEAVE()
+
 #define T(marker) trace_mark(marker)
 #define TRACE_LOOP() trace_end_path()
+#define TRACE_LOOPS(n) trace_end_paths(n)
 #define TRACE_CUT() trace_end_path()
-#define TRACE_RESUMED() trace_resumed(__func__)
-#define TRACE_LEAVE() trace_leave()
+#define TRACE_RESUMED() trace_resumed(__FILE__, __func__)
 
 #endif

@@ -59,6 +59,17 @@ uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus);
 
 nlohmann::json toJson(const Corpus &corpus);
+
+// What a residual-mode build needs of a corpus, read without rebuilding
+// each function's graph: per identity, each CFG checksum it was recorded
+// with and the Ball-Larus ids of its tested paths (ascending).
+struct TestedPaths {
+  std::string checksum;
+  std::vector<uint64_t> ids;
+};
+using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
+// Throws InputError naming the place of the problem.
+TestedPathIndex readTestedPaths(const nlohmann::json &doc);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);
 

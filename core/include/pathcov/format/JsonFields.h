@@ -1,0 +1,115 @@
+// Typed access to the JSON documents pathcov reads. Strict: a count is an
+// unsigned integer, never a negative or fractional number converted on the
+// way; errors name the value's place in the document ("functions[3].calls").
+#pragma once
+
+#include "pathcov/format/InputError.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace pathcov {
+
+template <typename T> struct IsVector : std::false_type {};
+template <typename U> struct IsVector<std::vector<U>> : std::true_type {};
+
+// `value` as a T: bool, int, uint32_t, uint64_t, std::string,
+// std::vector<...>, std::set<std::string>, std::pair<uint64_t, uint64_t>
+// (a two-element array), or nlohmann::json (any value, or a reference).
+template <typename T> T get(const nlohmann::json &value, const std::string &where) {
+  const auto wrong = [&](const char *expected) {
+    return InputError(where + ": expected " + expected);
+  };
+  if constexpr (std::is_same_v<T, const nlohmann::json &> ||
+                std::is_same_v<T, nlohmann::json>) {
+    return value;
+  } else if constexpr (std::is_same_v<T, bool>) {
+    if (!value.is_boolean())
+      throw wrong("true or false");
+    return value.get<bool>();
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (!value.is_string())
+      throw wrong("a string");
+    return value.get<std::string>();
+  } else if constexpr (std::is_same_v<T, int>) {
+    if (!value.is_number_integer() || value.get<int64_t>() < INT32_MIN ||
+        value.get<int64_t>() > INT32_MAX)
+      throw wrong("an integer");
+    return value.get<int>();
+  } else if constexpr (std::is_same_v<T, uint32_t> ||
+                       std::is_same_v<T, uint64_t>) {
+    if (!value.is_number_unsigned() ||
+        value.get<uint64_t>() > std::numeric_limits<T>::max())
+      throw wrong("a non-negative integer");
+    return value.get<T>();
+  } else if constexpr (std::is_same_v<T, std::pair<uint64_t, uint64_t>>) {
+    if (!value.is_array() || value.size() != 2)
+      throw wrong("a pair [a, b]");
+    return {get<uint64_t>(value[0], where + "[0]"),
+            get<uint64_t>(value[1], where + "[1]")};
+  } else if constexpr (IsVector<T>::value || std::is_same_v<T, std::set<std::string>>) {
+    if (!value.is_array())
+      throw wrong("an array");
+    T items;
+    for (size_t i = 0; i < value.size(); ++i)
+      items.insert(items.end(), get<typename T::value_type>(
+                                    value[i], where + "[" + std::to_string(i) + "]"));
+    return items;
+  } else {
+    static_assert(!sizeof(T), "no JSON reader for this type");
+  }
+}
+
+// The place `prefix` in a document, and typed access to its fields.
+class JsonPath {
+public:
+  explicit JsonPath(std::string prefix = "") : prefix_(std::move(prefix)) {}
+
+  std::string name(const std::string &key) const {
+    return prefix_.empty() ? key : prefix_ + "." + key;
+  }
+  JsonPath at(const std::string &key) const { return JsonPath(name(key)); }
+  JsonPath index(size_t i) const {
+    return JsonPath(prefix_ + "[" + std::to_string(i) + "]");
+  }
+  const std::string &where() const { return prefix_; }
+
+  // The field `key` of `object`; InputError if missing or of another type.
+  template <typename T> T field(const nlohmann::json &object, const char *key) const {
+    if (!object.is_object())
+      throw InputError((prefix_.empty() ? std::string("the document") : prefix_) +
+                       ": expected an object");
+    const auto it = object.find(key);
+    if (it == object.end())
+      throw InputError(name(key) + ": missing");
+    return get<T>(*it, name(key));
+  }
+
+  // Like field, but `otherwise` when the field is missing or null.
+  template <typename T>
+  T optionalField(const nlohmann::json &object, const char *key, T otherwise) const {
+    const auto it = object.find(key);
+    if (it == object.end() || it->is_null())
+      return otherwise;
+    return get<T>(*it, name(key));
+  }
+
+private:
+  std::string prefix_;
+};
+
+// Checks "format" and that "format_version" has major version `major`.
+void checkFormat(const nlohmann::json &doc, const char *format, int major);
+
+// A nlohmann::json exception's message without its "[json.exception...] "
+// prefix, which means nothing to a user.
+std::string jsonErrorText(const nlohmann::json::exception &e);
+
+} // namespace pathcov

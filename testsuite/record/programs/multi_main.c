@@ -1,0 +1,29 @@
+/* Two units, each with a static `helper` (see multi_lib.c). */
+#include "trace.h"
+
+int lib_score(int x);
+
+static int helper(int x) {
+  TRACE_ENTER();
+  if (x % 2) {
+    T('o');
+    TRACE_LEAVE();
+    return lib_score(x);
+  }
+  T('e');
+  TRACE_LEAVE();
+  return x / 2;
+}
+
+int main(void) {
+  TRACE_ENTER();
+  int sum = 0;
+  for (int i = 0; i < 10; ++i) {
+    T('m');
+    sum = sum * 3 + helper(i);
+    TRACE_LOOP();
+  }
+  printf("%d\n", sum);
+  TRACE_LEAVE();
+  return 0;
+}
