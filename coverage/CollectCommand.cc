@@ -97,7 +97,7 @@ public:
     for (const auto &[key, loaded] : modules_) {
       corpus.modules.push_back(loaded.module);
       for (const FunctionMetadata &f : loaded.functions)
-        corpus.functions.emplace(keyOf(f), CorpusFunction{f, 0, 0, 0, 0, {}});
+        corpus.functions.emplace(keyOf(f), CorpusFunction{f, 0, 0, 0, 0, 0, {}});
     }
   }
 
@@ -145,6 +145,7 @@ void addProfile(const Profile &profile,
                        std::to_string(known->numPaths));
     CorpusFunction &f = corpus.functions.at(keyOf(*known));
     f.calls += pf.calls;
+    f.resumes += pf.resumes;
     f.invalidIds += pf.invalidIds;
     f.dropped += pf.dropped;
     for (const auto &[id, count] : pf.paths) {
@@ -189,8 +190,8 @@ int runCollect(const CollectOptions &options) {
     corpus.profiles = read.size();
     for (auto &[key, f] : corpus.functions)
       if (f.metadata.skipped.empty() && f.calls > 0)
-        f.interrupted =
-            interruptedCalls(f.metadata, f.metadata.number(), f.calls, f.paths);
+        f.interrupted = interruptedPaths(f.metadata, f.metadata.number(),
+                                         f.calls + f.resumes, f.paths);
   } catch (const InputError &e) {
     // Messages from the readers start with the file they are about.
     std::cerr << "pathcov collect: " << e.what() << '\n';

@@ -57,6 +57,7 @@ Profile readProfile(const std::string &file) {
       function.checksum = at.field<std::string>(f, "checksum");
       function.numPaths = at.field<uint64_t>(f, "num_paths");
       function.calls = at.field<uint64_t>(f, "calls");
+      function.resumes = at.optionalField<uint64_t>(f, "resumes", 0);
       function.invalidIds = at.optionalField<uint64_t>(f, "invalid_ids", 0);
       function.dropped = at.optionalField<uint64_t>(f, "dropped", 0);
       function.paths = readPaths(at, f, function.numPaths);

@@ -13,6 +13,7 @@ struct ProfileFunction {
   std::string checksum;
   uint64_t numPaths = 0;
   uint64_t calls = 0;
+  uint64_t resumes = 0; // second returns from setjmp
   uint64_t invalidIds = 0;
   uint64_t dropped = 0;
   std::vector<std::pair<uint64_t, uint64_t>> paths; // (id, count)

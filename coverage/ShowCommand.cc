@@ -114,7 +114,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
       << percent(f.paths.size(), m.numPaths) << "), " << f.calls << " calls";
   if (f.interrupted)
     out << ", " << f.interrupted
-        << " interrupted (exception, longjmp or exit in a callee)";
+        << " interrupted (exception, longjmp or exit)";
   if (f.invalidIds || f.dropped)
     out << ", " << f.invalidIds << " invalid ids, " << f.dropped
         << " paths dropped";
@@ -159,6 +159,7 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
   j["num_paths"] = m.numPaths;
   j["tested_paths"] = f.paths.size();
   j["calls"] = f.calls;
+  j["resumes"] = f.resumes;
   j["interrupted"] = f.interrupted;
   j["invalid_ids"] = f.invalidIds;
   j["dropped"] = f.dropped;

@@ -40,50 +40,80 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
 
 namespace {
 
+// A residual check waiting for its branch: after `last`, if the table slot
+// did not hold `id`, call the runtime (see CodeBuilder::checkTable).
+struct PendingMiss {
+  gimple *last;
+  tree slot;
+  tree id;
+};
+
 // Builds the statements of one insertion point.
 class CodeBuilder {
 public:
-  CodeBuilder(tree reg, const FunctionTables &tables, uint64_t numPaths,
-              bool atomic)
-      : reg_(reg), tables_(tables), numPaths_(numPaths), atomic_(atomic) {}
-
-  void setRegister(int64_t value) {
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(reg_, constant(value)));
-  }
-
-  void addToRegister(int64_t increment) {
-    if (increment != 0)
-      gimple_seq_add_stmt(&seq_, gimple_build_assign(reg_, PLUS_EXPR, reg_,
-                                                     constant(increment)));
-  }
-
-  // Counts the path whose id is register + offset.
-  void countPath(int64_t offset) {
-    tree id = make_temp_ssa_name(pathType(), nullptr, "pathcov_id");
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(id, PLUS_EXPR, reg_,
-                                                   constant(offset)));
-    if (!tables_.counters) {
-      gimple_seq_add_stmt(
-          &seq_, gimple_build_call(recordPathDecl(), 2,
-                                   build_fold_addr_expr(tables_.descriptor), id));
-      return;
+  CodeBuilder(const FunctionTables &tables, bool twoRegisters, bool atomic)
+      : tables_(tables), atomic_(atomic) {
+    ballLarus_ = create_tmp_var(pathType(), "pathcov_path");
+    suppress_warning(ballLarus_);
+    if (twoRegisters) {
+      ppp_ = create_tmp_var(pathType(), "pathcov_ppp");
+      suppress_warning(ppp_);
     }
-    // An id out of range (a pathcov bug) lands in the extra last counter
-    // the runtime reports: branch-free and never out of bounds.
-    tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(
-                                   index, MIN_EXPR, id,
-                                   build_int_cst(pathType(), numPaths_)));
-    increment(build4(ARRAY_REF, counterType(), tables_.counters, index,
-                     NULL_TREE, NULL_TREE));
   }
 
-  void countCall() {
-    tree type = descriptorType();
-    tree calls = build3(COMPONENT_REF, counterType(), tables_.descriptor,
-                        descriptorField(type, DescriptorField::Calls),
-                        NULL_TREE);
-    increment(calls);
+  void setRegisters(RegisterIncrement value) {
+    add(gimple_build_assign(ballLarus_, constant(value.ballLarus)));
+    if (ppp_)
+      add(gimple_build_assign(ppp_, constant(value.ppp)));
+  }
+
+  void addToRegisters(RegisterIncrement increment) {
+    if (increment.ballLarus != 0)
+      add(gimple_build_assign(ballLarus_, PLUS_EXPR, ballLarus_,
+                              constant(increment.ballLarus)));
+    if (ppp_ && increment.ppp != 0)
+      add(gimple_build_assign(ppp_, PLUS_EXPR, ppp_, constant(increment.ppp)));
+  }
+
+  // Ends the path whose ids are the registers plus `offset`.
+  void endPath(RegisterIncrement offset) {
+    tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
+    switch (tables_.pathEnd) {
+    case PathEnd::CountInline:
+      // An id out of range (a pathcov bug) lands in the extra last counter
+      // the runtime reports: branch-free and never out of bounds.
+      increment(element(clamp(id), 0, 1), one());
+      return;
+    case PathEnd::CountHashed:
+      return callRuntime(recordPathDecl(), id);
+    case PathEnd::LookUp:
+      return callRuntime(residualLookupDecl(), id);
+    case PathEnd::Residual:
+      return callRuntime(residualPathDecl(), id);
+    case PathEnd::CheckTable:
+      return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+    }
+  }
+
+  void countCall() { increment(descriptorRef(DescriptorField::Calls), one()); }
+
+  // Around a setjmp call: the flag is set on the way in and cleared on the
+  // way out, so finding it clear on the way out means a second return (a
+  // longjmp came back), counted in `resumes`: each abandoned one path.
+  void enterSetjmp(tree flag) {
+    add(gimple_build_assign(flag, build_int_cst(TREE_TYPE(flag), 1)));
+  }
+  void leaveSetjmp(tree flag) {
+    tree value = make_temp_ssa_name(unsigned_char_type_node, nullptr,
+                                    "pathcov_flag");
+    add(gimple_build_assign(value, flag));
+    tree second = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_flag");
+    add(gimple_build_assign(second, EQ_EXPR, value,
+                            build_int_cst(unsigned_char_type_node, 0)));
+    tree count = make_temp_ssa_name(counterType(), nullptr, "pathcov_flag");
+    add(gimple_build_assign(count, NOP_EXPR, second));
+    increment(descriptorRef(DescriptorField::Resumes), count);
+    add(gimple_build_assign(flag, build_int_cst(TREE_TYPE(flag), 0)));
   }
 
   gimple_seq take() {
@@ -92,32 +122,100 @@ public:
     return seq;
   }
 
+  // Gives each residual check its branch to the runtime. After all the code
+  // is in place: the branch splits the block the check ended up in.
+  void insertMissBranches() {
+    for (const PendingMiss &miss : misses_) {
+      gcond *cond = gimple_build_cond(NE_EXPR, miss.slot, miss.id, NULL_TREE,
+                                      NULL_TREE);
+      basic_block call = insert_cond_bb(gimple_bb(miss.last), miss.last, cond,
+                                        profile_probability::very_unlikely());
+      gimple_stmt_iterator gsi = gsi_start_bb(call);
+      gsi_insert_after(&gsi, runtimeCall(residualPathDecl(), miss.id),
+                       GSI_NEW_STMT);
+    }
+  }
+
 private:
-  void increment(tree ref) {
-    tree one = build_int_cst(counterType(), 1);
+  // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
+  // decides. A clamped PPP id (out of the interval, negative ones wrapped)
+  // reaches the last slot, whose id no path has. A hit adds 1 to the slot's
+  // count without a branch; a miss branches out of line to the runtime.
+  void checkTable(tree index, tree id) {
+    tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+    add(gimple_build_assign(slot, element(index, 0, 2)));
+    tree hit = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_hit");
+    add(gimple_build_assign(hit, EQ_EXPR, slot, id));
+    tree count = make_temp_ssa_name(counterType(), nullptr, "pathcov_hit");
+    add(gimple_build_assign(count, NOP_EXPR, hit));
+    increment(element(index, 1, 2), count);
+    misses_.push_back({gimple_seq_last_stmt(seq_), slot, id});
+  }
+
+  // counters[index * stride + offset]
+  tree element(tree index, uint64_t offset, uint64_t stride) {
+    tree at = index;
+    if (stride != 1 || offset != 0) {
+      at = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
+      add(gimple_build_assign(at, MULT_EXPR, index, constant(stride)));
+      if (offset != 0) {
+        tree plus = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
+        add(gimple_build_assign(plus, PLUS_EXPR, at, constant(offset)));
+        at = plus;
+      }
+    }
+    return build4(ARRAY_REF, counterType(), tables_.counters, at, NULL_TREE,
+                  NULL_TREE);
+  }
+
+  tree clamp(tree value) {
+    tree clamped = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
+    add(gimple_build_assign(clamped, MIN_EXPR, value, constant(tables_.bound)));
+    return clamped;
+  }
+
+  tree sum(tree reg, int64_t offset, const char *name) {
+    tree value = make_temp_ssa_name(pathType(), nullptr, name);
+    add(gimple_build_assign(value, PLUS_EXPR, reg, constant(offset)));
+    return value;
+  }
+
+  void increment(tree ref, tree by) {
     if (atomic_) {
       tree f = builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8);
-      gimple_seq_add_stmt(
-          &seq_, gimple_build_call(f, 3, build_fold_addr_expr(ref), one,
-                                   build_int_cst(integer_type_node,
-                                                 MEMMODEL_RELAXED)));
+      add(gimple_build_call(f, 3, build_fold_addr_expr(ref), by,
+                            build_int_cst(integer_type_node, MEMMODEL_RELAXED)));
       return;
     }
     tree old = make_temp_ssa_name(counterType(), nullptr, "pathcov_count");
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(old, ref));
+    add(gimple_build_assign(old, ref));
     tree updated = make_temp_ssa_name(counterType(), nullptr, "pathcov_count");
-    gimple_seq_add_stmt(&seq_,
-                        gimple_build_assign(updated, PLUS_EXPR, old, one));
-    gimple_seq_add_stmt(&seq_, gimple_build_assign(unshare_expr(ref), updated));
+    add(gimple_build_assign(updated, PLUS_EXPR, old, by));
+    add(gimple_build_assign(unshare_expr(ref), updated));
   }
 
-  static tree constant(int64_t v) { return build_int_cst(pathType(), v); }
+  tree descriptorRef(DescriptorField field) {
+    return build3(COMPONENT_REF, counterType(), tables_.descriptor,
+                  descriptorField(descriptorType(), field), NULL_TREE);
+  }
 
-  tree reg_;
+  void callRuntime(tree decl, tree id) { add(runtimeCall(decl, id)); }
+
+  gcall *runtimeCall(tree decl, tree id) {
+    return gimple_build_call(decl, 2, build_fold_addr_expr(tables_.descriptor),
+                             id);
+  }
+
+  void add(gimple *stmt) { gimple_seq_add_stmt(&seq_, stmt); }
+  static tree constant(int64_t v) { return build_int_cst(pathType(), v); }
+  static tree one() { return build_int_cst(counterType(), 1); }
+
   const FunctionTables &tables_;
-  uint64_t numPaths_;
   bool atomic_;
+  tree ballLarus_ = NULL_TREE;
+  tree ppp_ = NULL_TREE;
   gimple_seq seq_ = nullptr;
+  std::vector<PendingMiss> misses_;
 };
 
 } // namespace
@@ -127,18 +225,27 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
                      const FunctionTables &tables,
                      const PluginOptions &options) {
   const Dag &dag = numbered.dag;
-  tree reg = create_tmp_var(pathType(), "pathcov_path");
-  suppress_warning(reg);
-  CodeBuilder code(reg, tables, numbered.ballLarus.totalPaths, options.atomic);
+  CodeBuilder code(tables, tables.pathEnd == PathEnd::CheckTable,
+                   options.atomic);
 
   const auto increment = [&](DagEdgeId e) {
-    return e == kNoId ? 0 : chords.increment[e].ballLarus;
+    return e == kNoId ? RegisterIncrement{} : chords.increment[e];
   };
   const auto endOf = [&](BlockId b) { return increment(dag.pathEnd[b]); };
   const auto startOf = [&](BlockId b) { return increment(dag.pathStart[b]); };
   const auto isSetjmp = [&](BlockId b) {
     return g.abnormalRole[b] == AbnormalRole::SetjmpReceiver;
   };
+  // In memory, so that it keeps its value across longjmp.
+  tree setjmpFlag = NULL_TREE;
+  if (!g.setjmpBlocks.empty()) {
+    setjmpFlag = create_tmp_var(
+        build_qualified_type(unsigned_char_type_node, TYPE_QUAL_VOLATILE),
+        "pathcov_setjmp");
+    TREE_THIS_VOLATILE(setjmpFlag) = 1;
+    // As the C front end marks a volatile variable: never a register.
+    TREE_SIDE_EFFECTS(setjmpFlag) = 1;
+  }
 
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
@@ -148,22 +255,26 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
       continue;
     if (e.src == g.cfg.entry()) {
       code.countCall();
-      code.setRegister(0);
+      code.setRegisters({});
     }
     if (role == CfgEdgeRole::BackEdge || role == CfgEdgeRole::Cut) {
       // A setjmp block's path was counted on the way in (see below).
-      if (!isSetjmp(e.src))
-        code.countPath(endOf(e.src));
-      code.setRegister(startOf(e.dst));
+      if (isSetjmp(e.src))
+        code.leaveSetjmp(setjmpFlag);
+      else
+        code.endPath(endOf(e.src));
+      code.setRegisters(startOf(e.dst));
     } else if (role == CfgEdgeRole::InDag) {
-      code.addToRegister(increment(dag.dagEdgeOfCfgEdge[id]));
+      code.addToRegisters(increment(dag.dagEdgeOfCfgEdge[id]));
       if (e.dst == g.cfg.exit())
-        code.countPath(0);
+        code.endPath({});
     }
     // A path ends before every setjmp call: a second return from it then
     // starts a clean path on the way out.
-    if (isSetjmp(e.dst))
-      code.countPath(endOf(e.dst));
+    if (isSetjmp(e.dst)) {
+      code.endPath(endOf(e.dst));
+      code.enterSetjmp(setjmpFlag);
+    }
     if (gimple_seq seq = code.take())
       gsi_insert_seq_on_edge(g.edgeOf[id], seq);
   }
@@ -178,8 +289,8 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
       // noreturn call, computed goto, resx out of the function: the path
       // ends here; a jump to another block of this function starts a path
       // at 0 there (the spanning tree made sure of that).
-      code.countPath(endOf(b));
-      code.setRegister(0);
+      code.endPath(endOf(b));
+      code.setRegisters({});
       gimple_stmt_iterator gsi = gsi_last_bb(bb);
       if (gsi_end_p(gsi))
         gsi_insert_seq_after(&gsi, code.take(), GSI_NEW_STMT);
@@ -189,12 +300,13 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
         gsi_insert_seq_after(&gsi, code.take(), GSI_NEW_STMT);
     } else if (g.abnormalRole[b] == AbnormalRole::None &&
                dag.enteredAbnormally[b] && enteredOnlyAbnormally(bb)) {
-      code.setRegister(0);
+      code.setRegisters({});
       gimple_stmt_iterator gsi = gsi_after_labels(bb);
       gsi_insert_seq_before(&gsi, code.take(), GSI_SAME_STMT);
     }
   }
   gsi_commit_edge_inserts();
+  code.insertMissBranches();
 }
 
 } // namespace pathcov

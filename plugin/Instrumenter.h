@@ -1,4 +1,6 @@
-// Puts Ball-Larus path profiling code into one function's GIMPLE.
+// Puts path profiling code into one function's GIMPLE: Ball-Larus counting
+// (record mode), or the residual check with a parallel PPP register
+// (residual mode).
 #pragma once
 
 #include "PluginOptions.h"
@@ -11,18 +13,31 @@
 
 namespace pathcov {
 
-// Where the counters of a function live (see runtime/include/pathcov/abi.h).
+// What a path end does (runtime/include/pathcov/abi.h).
+enum class PathEnd {
+  CountInline,   // record: counters[min(id, num_paths)]++
+  CountHashed,   // record: __pathcov_record_path(fn, id)
+  CheckTable,    // residual: table[min(ppp, size)] holds id ? count it :
+                 // __pathcov_residual_path(fn, id)
+  LookUp,        // residual: __pathcov_residual_lookup(fn, id)
+  Residual,      // residual: __pathcov_residual_path(fn, id)
+};
+
+// Where the counters of a function live, and how its paths end.
 struct FunctionTables {
   tree descriptor; // struct pathcov_function
-  tree counters;   // uint64_t[num_paths + 1], or NULL_TREE when hashed
+  tree counters;   // its counters or table, or NULL_TREE
+  PathEnd pathEnd;
+  uint64_t bound;  // CountInline: num_paths; CheckTable: the table size
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".
 std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag);
 
-// Inserts the path register updates on the chords, the counting code at
-// every path end, and the call count at entry. Only after the whole
-// numbering succeeded: nothing here can fail half-way.
+// Inserts the path register updates on the chords (both registers' for
+// CheckTable), the path end code at every path end, and the call count at
+// entry. Only after the whole numbering succeeded: nothing here can fail
+// half-way.
 void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
                      const ChordPlacement &chords,
                      const FunctionTables &tables,

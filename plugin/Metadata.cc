@@ -1,5 +1,11 @@
 #include "Metadata.h"
 
+#include "pathcov/format/JsonFields.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
 namespace pathcov {
 
 namespace {
@@ -21,6 +27,35 @@ std::string metadataRecord(const FunctionMetadata &function, bool hashed,
   record["array_threshold"] = options.arrayThreshold;
   record["atomic"] = options.atomic;
   return text(record);
+}
+
+std::string residualRecord(const FunctionMetadata &function,
+                           const ResidualPlan &plan) {
+  nlohmann::json record = withHeader(toJson(function));
+  record["mode"] = "residual";
+  record["policy"] = residualPolicyName(plan.policy);
+  record["tested_ids"] = plan.tested;
+  if (plan.policy == ResidualPolicy::Array) {
+    record["ppp_interval"] = plan.ppp.intervalSize;
+    record["ppp_delta"] = plan.ppp.delta;
+  }
+  if (plan.policy == ResidualPolicy::Stale)
+    record["stale"] = plan.why;
+  return text(record);
+}
+
+std::string loadCorpus(const std::string &file, TestedPathIndex &index) {
+  std::ifstream in(file);
+  if (!in)
+    return file + ": cannot open: " + std::strerror(errno);
+  try {
+    index = readTestedPaths(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception &e) {
+    return file + ": " + jsonErrorText(e);
+  } catch (const InputError &e) {
+    return file + ": " + e.what();
+  }
+  return "";
 }
 
 std::string skippedRecord(const FunctionMetadata &function) {

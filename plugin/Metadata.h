@@ -5,6 +5,8 @@
 
 #include "PluginOptions.h"
 
+#include "pathcov/core/Residual.h"
+#include "pathcov/format/Corpus.h"
 #include "pathcov/format/FunctionMetadata.h"
 
 #include <string>
@@ -15,7 +17,15 @@ namespace pathcov {
 std::string metadataRecord(const FunctionMetadata &function, bool hashed,
                            const PluginOptions &options);
 
+// Residual mode: the description plus the table policy and what the
+// tools need to tell paths apart (the tested ids, the PPP interval).
+std::string residualRecord(const FunctionMetadata &function,
+                           const ResidualPlan &plan);
+
 // A function left uninstrumented: identity and reason only.
 std::string skippedRecord(const FunctionMetadata &function);
+
+// Reads the corpus for residual mode; "" on success, else the problem.
+std::string loadCorpus(const std::string &file, TestedPathIndex &index);
 
 } // namespace pathcov

@@ -16,6 +16,33 @@ namespace pathcov {
 namespace {
 
 PluginOptions gOptions;
+TestedPathIndex gCorpus; // residual mode
+
+// Residual mode's -fplugin-arg-pathcov-stats: functions per table policy
+// and how compact PPP made the tables.
+struct ResidualStats {
+  unsigned byPolicy[4] = {};
+  // PPP delta of array and sorted functions: 1, (1,2], (2,4], over 4.
+  unsigned byDelta[4] = {};
+
+  void add(const ResidualPlan &plan) {
+    ++byPolicy[static_cast<int>(plan.policy)];
+    if (plan.policy != ResidualPolicy::Array)
+      return;
+    const double d = plan.ppp.delta;
+    ++byDelta[d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : 3];
+  }
+
+  void print() const {
+    fprintf(stderr,
+            "pathcov: %s: residual mode: %u functions with a PPP table, %u "
+            "searched, %u untested, %u stale; PPP delta 1: %u, (1,2]: %u, "
+            "(2,4]: %u, over 4: %u\n",
+            main_input_filename, byPolicy[0], byPolicy[1], byPolicy[2],
+            byPolicy[3], byDelta[0], byDelta[1], byDelta[2], byDelta[3]);
+  }
+};
+ResidualStats gStats;
 
 const pass_data kPassData = {
     GIMPLE_PASS,
@@ -64,29 +91,79 @@ private:
     const GimpleCfg g = translateCfg(fun);
     const NumberedDag numbered =
         numberBallLarus(g.cfg, gOptions.pathLimit, g.setjmpBlocks);
-    const ChordPlacement chords =
-        computeChordIncrements(numbered.dag, numbered.ballLarus, {});
     const std::string problem = checkAbnormalEdges(g, numbered.dag);
     if (!problem.empty()) {
       skip(fun, f, problem);
       return 0;
     }
-    const uint64_t numPaths = numbered.ballLarus.totalPaths;
-    const bool hashed = numPaths > gOptions.arrayThreshold;
     f.checksum = hex64(g.cfg.checksum());
     f.cfg = g.cfg;
     f.blocks = g.sources;
     f.pathLimit = gOptions.pathLimit;
     f.forcedCuts = g.setjmpBlocks;
     f.cuts = numbered.dag.cuts;
-    f.numPaths = numPaths;
+    f.numPaths = numbered.ballLarus.totalPaths;
     f.acyclicPaths = countAcyclicPaths(g.cfg);
-    const FunctionTables tables = emitFunctionTables(
-        {f.identity, metadataRecord(f, hashed, gOptions),
-         g.cfg.checksum(), numPaths, hashed, gOptions.atomic});
-    instrumentPaths(g, numbered, chords, tables, gOptions);
+    return gOptions.mode == PluginMode::Record
+               ? instrumentRecord(g, numbered, f)
+               : instrumentResidual(fun, g, numbered, f);
+  }
+
+  unsigned int instrumentRecord(const GimpleCfg &g, const NumberedDag &numbered,
+                                const FunctionMetadata &f) {
+    const ChordPlacement chords =
+        computeChordIncrements(numbered.dag, numbered.ballLarus, {});
+    const bool hashed = f.numPaths > gOptions.arrayThreshold;
+    const auto [descriptor, counters] = emitFunctionTables(
+        {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
+         f.numPaths,
+         (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
+         hashed ? 0 : f.numPaths + 1, {}});
+    instrumentPaths(g, numbered, chords,
+                    {descriptor, counters,
+                     hashed ? PathEnd::CountHashed : PathEnd::CountInline,
+                     f.numPaths},
+                    gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
+  }
+
+  unsigned int instrumentResidual(function *fun, const GimpleCfg &g,
+                                  const NumberedDag &numbered,
+                                  const FunctionMetadata &f) {
+    // The corpus entry with this CFG, else any (a stale one), else none.
+    const TestedPaths *tested = nullptr;
+    const auto known = gCorpus.find(f.identity);
+    if (known != gCorpus.end())
+      for (const TestedPaths &entry : known->second)
+        if (!tested || entry.checksum == f.checksum)
+          tested = &entry;
+    const ResidualPlan plan = planResidual(
+        numbered, g.cfg.checksum(), tested ? tested->checksum : "",
+        tested ? tested->ids : std::vector<uint64_t>{}, gOptions.residualLimits);
+    if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
+      warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
+                 "pathcov: the corpus is stale for %qs (%s): every path of it "
+                 "is reported as residual",
+                 f.name.c_str(), plan.why.c_str());
+    gStats.add(plan);
+
+    const bool array = plan.policy == ResidualPolicy::Array;
+    const bool sorted = plan.policy == ResidualPolicy::Sorted;
+    const uint64_t flags =
+        kFlagResidual | (sorted ? kFlagSorted : 0) |
+        (plan.policy == ResidualPolicy::Stale ? kFlagStale : 0) |
+        (gOptions.atomic ? kFlagAtomic : 0);
+    const auto [descriptor, counters] = emitFunctionTables(
+        {f.identity, residualRecord(f, plan), g.cfg.checksum(), f.numPaths,
+         flags, plan.tableSize, plan.table.size(), plan.table});
+    instrumentPaths(g, numbered, plan.chords,
+                    {descriptor, counters,
+                     array ? PathEnd::CheckTable
+                           : sorted ? PathEnd::LookUp : PathEnd::Residual,
+                     plan.tableSize},
+                    gOptions);
+    return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
 
   void skip(function *fun, FunctionMetadata &f, const std::string &reason) {
@@ -120,6 +197,17 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   }
   if (help)
     fputs(kPluginHelp, stderr);
+  if (gOptions.mode == PluginMode::Residual) {
+    const std::string corpusProblem = loadCorpus(gOptions.corpus, gCorpus);
+    if (!corpusProblem.empty()) {
+      error("pathcov: corpus %s", corpusProblem.c_str());
+      return 1;
+    }
+    if (gOptions.stats)
+      register_callback(
+          info->base_name, PLUGIN_FINISH_UNIT,
+          [](void *, void *) { gStats.print(); }, nullptr);
+  }
 
   static plugin_info pluginInfo = {"0.1", kPluginHelp};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &pluginInfo);

@@ -9,7 +9,18 @@ namespace pathcov {
 const char *const kPluginHelp =
     "pathcov GCC plugin: path coverage (Ball-Larus path profiling).\n"
     "Use: gcc -fplugin=/path/to/pathcov.so [-fplugin-arg-pathcov-KEY=VALUE...]\n"
-    "  mode=record            count every acyclic path (the only mode yet)\n"
+    "  mode=record            count every acyclic path (test builds)\n"
+    "  mode=residual          flag paths the corpus does not have as tested\n"
+    "                         (release builds; needs corpus=)\n"
+    "  corpus=FILE            residual mode: the corpus from pathcov collect\n"
+    "  table-limit=N          residual mode: PPP-indexed tables of at most N\n"
+    "                         entries (4096); larger ones are searched\n"
+    "  delta-limit=X          residual mode: and only when the PPP interval\n"
+    "                         is at most X times the tested paths (16)\n"
+    "  warn-stale[=0|1]       warn when the corpus has a function with\n"
+    "                         another CFG (1)\n"
+    "  stats                  residual mode: print functions per table\n"
+    "                         policy and the PPP delta distribution\n"
     "  array-threshold=N      inline counter arrays for functions with at most\n"
     "                         N paths, a runtime hash table above (4096)\n"
     "  path-limit=N           cut the graph so that ids stay below N (2^61)\n"
@@ -54,6 +65,13 @@ bool parseUnsigned(const std::string &text, uint64_t &value) {
   return true;
 }
 
+bool parseRatio(const std::string &text, double &value) {
+  char *end = nullptr;
+  errno = 0;
+  value = std::strtod(text.c_str(), &end);
+  return !text.empty() && errno == 0 && *end == '\0' && value >= 1;
+}
+
 bool parseFlag(const std::string &text, bool &value) {
   if (text.empty() || text == "1" || text == "yes") {
     value = true;
@@ -92,8 +110,28 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
     if (arg.key == "help") {
       help = true;
     } else if (arg.key == "mode") {
-      if (arg.value != "record")
-        return bad + ": the modes are: record";
+      if (arg.value == "record")
+        options.mode = PluginMode::Record;
+      else if (arg.value == "residual")
+        options.mode = PluginMode::Residual;
+      else
+        return bad + ": the modes are record and residual";
+    } else if (arg.key == "corpus") {
+      if (arg.value.empty())
+        return bad + ": expected a file";
+      options.corpus = arg.value;
+    } else if (arg.key == "table-limit") {
+      if (!parseUnsigned(arg.value, options.residualLimits.tableEntries))
+        return bad + ": expected a number";
+    } else if (arg.key == "delta-limit") {
+      if (!parseRatio(arg.value, options.residualLimits.delta))
+        return bad + ": expected a number of at least 1";
+    } else if (arg.key == "warn-stale") {
+      if (!parseFlag(arg.value, options.warnStale))
+        return bad + ": expected 0 or 1";
+    } else if (arg.key == "stats") {
+      if (!parseFlag(arg.value, options.stats))
+        return bad + ": expected 0 or 1";
     } else if (arg.key == "array-threshold") {
       if (!parseUnsigned(arg.value, options.arrayThreshold))
         return bad + ": expected a number";
@@ -119,6 +157,8 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       return "unknown argument '" + arg.key + "' (see -fplugin-arg-pathcov-help)";
     }
   }
+  if (options.mode == PluginMode::Residual && options.corpus.empty())
+    return "mode=residual needs corpus=FILE";
   return "";
 }
 

@@ -1,13 +1,22 @@
 // The plugin's arguments: -fplugin-arg-pathcov-KEY[=VALUE].
 #pragma once
 
+#include "pathcov/core/Residual.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace pathcov {
 
+enum class PluginMode { Record, Residual };
+
 struct PluginOptions {
+  PluginMode mode = PluginMode::Record;
+  std::string corpus;             // residual mode: the tested-path corpus
+  ResidualLimits residualLimits;  // when a function's table is an array
+  bool warnStale = true;
+  bool stats = false;             // residual mode: print policy statistics
   // Functions with at most this many paths count them in an inline array;
   // larger ones call the runtime, which keeps a hash table.
   uint64_t arrayThreshold = 4096;

@@ -7,20 +7,24 @@ namespace pathcov {
 
 namespace {
 
-// abi.h's constants; plugin/ cannot include the runtime's C header as-is
+// abi.h's version; plugin/ cannot include the runtime's C header as-is
 // because GCC's headers poison some of what stdint.h pulls in.
-constexpr uint64_t kAbiVersion = 1;
-constexpr uint64_t kFlagHashed = 1;
-constexpr uint64_t kFlagAtomic = 2;
+constexpr uint64_t kAbiVersion = 2;
 
 tree gDescriptorType;
 tree gRecordPathDecl;
+tree gResidualPathDecl;
+tree gResidualLookupDecl;
 
 const ggc_root_tab kRoots[] = {
     {&gDescriptorType, 1, sizeof(gDescriptorType), &gt_ggc_mx_tree_node,
      &gt_pch_nx_tree_node},
     {&gRecordPathDecl, 1, sizeof(gRecordPathDecl), &gt_ggc_mx_tree_node,
      &gt_pch_nx_tree_node},
+    {&gResidualPathDecl, 1, sizeof(gResidualPathDecl), &gt_ggc_mx_tree_node,
+     &gt_pch_nx_tree_node},
+    {&gResidualLookupDecl, 1, sizeof(gResidualLookupDecl),
+     &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
     LAST_GGC_ROOT_TAB,
 };
 
@@ -86,12 +90,14 @@ tree descriptorType() {
       {"identity", constCharPtr},     {"metadata", constCharPtr},
       {"counters", build_pointer_type(counterType())},
       {"calls", counterType()},       {"runtime", ptr_type_node},
+      {"table_size", counterType()},  {"resumes", counterType()},
   };
+  // finish_builtin_struct takes the fields last first.
   tree type = lang_hooks.types.make_type(RECORD_TYPE);
   tree chain = NULL_TREE;
-  for (auto it = std::rbegin(fields); it != std::rend(fields); ++it) {
+  for (const auto &f : fields) {
     tree field = build_decl(BUILTINS_LOCATION, FIELD_DECL,
-                            get_identifier(it->name), it->type);
+                            get_identifier(f.name), f.type);
     DECL_CHAIN(field) = chain;
     chain = field;
   }
@@ -107,19 +113,30 @@ tree descriptorField(tree type, DescriptorField which) {
   return field;
 }
 
-tree recordPathDecl() {
-  if (gRecordPathDecl)
-    return gRecordPathDecl;
+// void NAME(struct pathcov_function *, uint64_t), made once and cached in
+// `decl` (a GC root).
+static tree runtimeEntryPoint(tree &decl, const char *name) {
+  if (decl)
+    return decl;
   tree type = build_function_type_list(
       void_type_node, build_pointer_type(descriptorType()), pathType(),
       NULL_TREE);
-  tree decl = build_fn_decl("__pathcov_record_path", type);
+  decl = build_fn_decl(name, type);
   TREE_NOTHROW(decl) = 1;
   DECL_ATTRIBUTES(decl) =
       tree_cons(get_identifier("leaf"), NULL, DECL_ATTRIBUTES(decl));
   DECL_ASSEMBLER_NAME(decl); // LTO streams decls made this late by name
-  gRecordPathDecl = decl;
   return decl;
+}
+
+tree recordPathDecl() {
+  return runtimeEntryPoint(gRecordPathDecl, "__pathcov_record_path");
+}
+tree residualPathDecl() {
+  return runtimeEntryPoint(gResidualPathDecl, "__pathcov_residual_path");
+}
+tree residualLookupDecl() {
+  return runtimeEntryPoint(gResidualLookupDecl, "__pathcov_residual_lookup");
 }
 
 void registerGcRoots(const char *pluginName) {
@@ -145,30 +162,35 @@ void referToRuntime() {
   finishVar(link, nullptr);
 }
 
-FunctionTables emitFunctionTables(const FunctionTableSpec &spec) {
+std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
   ++gTableCount;
   referToRuntime();
-  FunctionTables tables{NULL_TREE, NULL_TREE};
-  if (!spec.hashed) {
-    tables.counters = staticVar(
-        "__pathcov_counters",
-        build_array_type_nelts(counterType(), spec.numPaths + 1));
-    TREE_ADDRESSABLE(tables.counters) = 1;
-    DECL_NONALIASED(tables.counters) = 1;
-    finishVar(tables.counters, nullptr);
+  tree counters = NULL_TREE;
+  if (spec.numCounters) {
+    tree type = build_array_type_nelts(counterType(), spec.numCounters);
+    counters = staticVar("__pathcov_counters", type);
+    TREE_ADDRESSABLE(counters) = 1;
+    DECL_NONALIASED(counters) = 1;
+    if (!spec.initialCounters.empty()) {
+      vec<constructor_elt, va_gc> *init = nullptr;
+      for (size_t i = 0; i < spec.initialCounters.size(); ++i)
+        CONSTRUCTOR_APPEND_ELT(init, size_int(i),
+                               build_int_cstu(counterType(),
+                                              spec.initialCounters[i]));
+      DECL_INITIAL(counters) = build_constructor(type, init);
+    }
+    finishVar(counters, nullptr);
   }
   tree meta = metadataVar(spec.metadata);
 
   tree type = descriptorType();
-  tables.descriptor = staticVar("__pathcov_function", type);
-  TREE_ADDRESSABLE(tables.descriptor) = 1;
+  tree descriptor = staticVar("__pathcov_function", type);
+  TREE_ADDRESSABLE(descriptor) = 1;
   const auto field = [&](DescriptorField f) { return descriptorField(type, f); };
   const auto u64 = [](uint64_t v) { return build_int_cstu(counterType(), v); };
   vec<constructor_elt, va_gc> *init = nullptr;
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::AbiVersion), u64(kAbiVersion));
-  CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::Flags),
-                         u64((spec.hashed ? kFlagHashed : 0) |
-                             (spec.atomic ? kFlagAtomic : 0)));
+  CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::Flags), u64(spec.flags));
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::CfgChecksum),
                          u64(spec.cfgChecksum));
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::NumPaths), u64(spec.numPaths));
@@ -181,18 +203,19 @@ FunctionTables emitFunctionTables(const FunctionTableSpec &spec) {
                          addressAs(TREE_TYPE(field(DescriptorField::Metadata)), meta));
   CONSTRUCTOR_APPEND_ELT(
       init, field(DescriptorField::Counters),
-      tables.counters
-          ? addressAs(TREE_TYPE(field(DescriptorField::Counters)), tables.counters)
-          : null_pointer_node);
-  DECL_INITIAL(tables.descriptor) = build_constructor(type, init);
-  finishVar(tables.descriptor, nullptr);
+      counters ? addressAs(TREE_TYPE(field(DescriptorField::Counters)), counters)
+               : null_pointer_node);
+  CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::TableSize),
+                         u64(spec.tableSize));
+  DECL_INITIAL(descriptor) = build_constructor(type, init);
+  finishVar(descriptor, nullptr);
 
   tree pointer = staticVar("__pathcov_function_ptr", build_pointer_type(type));
-  DECL_INITIAL(pointer) = build_fold_addr_expr(tables.descriptor);
+  DECL_INITIAL(pointer) = build_fold_addr_expr(descriptor);
   SET_DECL_ALIGN(pointer, POINTER_SIZE);
   DECL_USER_ALIGN(pointer) = 1;
   finishVar(pointer, "pathcov_functions");
-  return tables;
+  return {descriptor, counters};
 }
 
 void emitMetadataOnly(const std::string &metadata) {

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "GccIncludes.h"
 
@@ -18,12 +20,21 @@ tree counterType(); // uint64_t
 tree descriptorType();
 enum class DescriptorField {
   AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Metadata, Counters,
-  Calls, Runtime
+  Calls, Runtime, TableSize, Resumes
 };
 tree descriptorField(tree type, DescriptorField which);
 
-// void __pathcov_record_path(struct pathcov_function *, uint64_t)
-tree recordPathDecl();
+// The runtime's entry points, all void (struct pathcov_function *, uint64_t).
+tree recordPathDecl();     // __pathcov_record_path
+tree residualPathDecl();   // __pathcov_residual_path
+tree residualLookupDecl(); // __pathcov_residual_lookup
+
+// abi.h's PATHCOV_FN_* flags.
+constexpr uint64_t kFlagHashed = 1;
+constexpr uint64_t kFlagAtomic = 2;
+constexpr uint64_t kFlagResidual = 4;
+constexpr uint64_t kFlagSorted = 8;
+constexpr uint64_t kFlagStale = 16;
 
 // Keeps the trees above alive across garbage collections.
 void registerGcRoots(const char *pluginName);
@@ -33,14 +44,18 @@ struct FunctionTableSpec {
   std::string metadata; // the JSON record
   uint64_t cfgChecksum;
   uint64_t numPaths;
-  bool hashed;
-  bool atomic;
+  uint64_t flags;     // kFlag*
+  uint64_t tableSize; // abi.h: residual mode's table_size
+  // The counters array: this many uint64_t, zero, or `initialCounters`
+  // when given (residual tables); none when 0.
+  uint64_t numCounters;
+  std::vector<uint64_t> initialCounters;
 };
 
-struct FunctionTables;
 // Emits the counters, the metadata record in section pathcov_meta, the
-// descriptor and its pointer in section pathcov_functions.
-FunctionTables emitFunctionTables(const FunctionTableSpec &spec);
+// descriptor and its pointer in section pathcov_functions. Returns the
+// descriptor and the counters (NULL_TREE if none).
+std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec);
 
 // A metadata record with no descriptor (a skipped function).
 void emitMetadataOnly(const std::string &metadata);

@@ -11,8 +11,8 @@ namespace pathcov {
 
 FunctionKey keyOf(const FunctionMetadata &f) { return {f.identity, f.checksum}; }
 
-uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered,
-                          uint64_t calls,
+uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,
+                          uint64_t callsAndResumes,
                           const std::map<uint64_t, TestedPath> &paths) {
   const Dag &dag = numbered.dag;
   uint64_t finished = 0;
@@ -24,7 +24,7 @@ uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered
     if (last.role == DagEdgeRole::Cfg || f.cfg->succs(last.src).empty())
       finished += path.count;
   }
-  return calls > finished ? calls - finished : 0;
+  return callsAndResumes > finished ? callsAndResumes - finished : 0;
 }
 
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
@@ -54,6 +54,7 @@ nlohmann::json toJson(const Corpus &corpus) {
       for (const auto &[id, p] : f->paths)
         paths.push_back({{"id", id}, {"count", p.count}, {"tests", p.tests}});
       j["calls"] = f->calls;
+      j["resumes"] = f->resumes;
       j["interrupted"] = f->interrupted;
       j["invalid_ids"] = f->invalidIds;
       j["dropped"] = f->dropped;
@@ -113,11 +114,12 @@ Corpus readCorpus(const nlohmann::json &doc) {
     }
     if (f.metadata.skipped.empty()) {
       f.calls = at.field<uint64_t>(j, "calls");
+      f.resumes = at.optionalField<uint64_t>(j, "resumes", 0);
       f.interrupted = at.field<uint64_t>(j, "interrupted");
       f.invalidIds = at.field<uint64_t>(j, "invalid_ids");
       f.dropped = at.field<uint64_t>(j, "dropped");
-      if (f.interrupted > f.calls)
-        throw InputError(at.name("interrupted") + ": more than calls");
+      if (f.interrupted > f.calls + f.resumes)
+        throw InputError(at.name("interrupted") + ": more than calls and resumes");
       const nlohmann::json &paths = at.field<const nlohmann::json &>(j, "paths");
       if (!paths.is_array())
         throw InputError(at.name("paths") + ": expected an array");

@@ -15,6 +15,21 @@
  * the name serve every module's calls). */
 #define PATHCOV_EXPORT __attribute__((visibility("protected")))
 
+/* The descriptors of this module's instrumented functions: the linker
+ * collects pointers to them in the section "pathcov_functions" and defines
+ * __start_/__stop_pathcov_functions around them. Both are weak (a module
+ * with no instrumented function has no such section: they are then null)
+ * and hidden (each copy of the runtime sees its own module's section only,
+ * and exports neither). */
+extern struct pathcov_function *const __start_pathcov_functions[]
+    __attribute__((weak, visibility("hidden")));
+extern struct pathcov_function *const __stop_pathcov_functions[]
+    __attribute__((weak, visibility("hidden")));
+
+#define FOR_EACH_DESCRIPTOR(p)                                                 \
+  for (struct pathcov_function *const *p = __start_pathcov_functions;          \
+       p < __stop_pathcov_functions; ++p)
+
 /* The longest GNU build-id kept, in bytes (ld writes 20; a longer one is
  * reported as none). */
 #define PATHCOV_BUILD_ID_MAX 64
@@ -40,31 +55,85 @@ struct pathcov_path {
 /* What one profile reports for one function. */
 struct pathcov_counts {
   uint64_t calls;
+  uint64_t resumes;           /* second returns from setjmp */
   uint64_t invalid_ids;
   uint64_t dropped;
   size_t len;                 /* entries in paths */
   struct pathcov_path *paths; /* ascending ids, nonzero counts */
 };
 
-/* A profile being written: a temporary file, renamed to its final name when
- * complete. */
-struct pathcov_profile {
+/* Output, shared by profiles and reports: JSON formatted by hand, without
+ * malloc or stdio, so that it can run in a signal handler (out.c). Either
+ * into an open descriptor through a chunk buffer of the caller's, or into a
+ * caller's memory buffer, snprintf-like: `total` counts every byte produced,
+ * the first cap - 1 of them are stored, and a NUL follows. */
+struct pathcov_out {
+  int fd;       /* -1: memory only */
+  int error;    /* first errno of a failed write, 0 if none */
+  char *buf;    /* the chunk buffer, or the caller's memory */
+  size_t cap;   /* its size */
+  size_t len;   /* bytes in buf (fd: not yet written) */
+  size_t total; /* bytes produced so far */
+};
+
+/* Output to fd through the chunk buffer buf[size] (size > 0). */
+void pathcov_out_fd(struct pathcov_out *o, int fd, char *buf, size_t size);
+/* Output into buf[size] (buf may be NULL when size is 0). */
+void pathcov_out_memory(struct pathcov_out *o, char *buf, size_t size);
+/* fd: writes what the chunk buffer holds; memory: NUL-terminates. Returns
+ * 0, or -1 with o->error set (fd only). */
+int pathcov_out_finish(struct pathcov_out *o);
+
+void pathcov_out_bytes(struct pathcov_out *o, const char *s, size_t n);
+void pathcov_out_str(struct pathcov_out *o, const char *s);
+void pathcov_out_u64(struct pathcov_out *o, uint64_t v);
+/* A 64-bit checksum: 16 lowercase hex digits in a JSON string. */
+void pathcov_out_hex64(struct pathcov_out *o, uint64_t v);
+/* A JSON string (always valid UTF-8 JSON, whatever the bytes), or null for
+ * NULL. */
+void pathcov_out_string(struct pathcov_out *o, const char *s);
+
+/* A file written under a temporary name in the directory of its final name
+ * and renamed when complete, so that a reader never sees half a file.
+ * Async-signal-safe (open, write, close, rename, unlink). */
+struct pathcov_file {
   int fd;
   int error;                /* first errno that went wrong, 0 if none */
   char final[PATH_MAX + 64];
-  char tmp[PATH_MAX + 64];
+  char tmp[PATH_MAX + 96];
+};
+
+/* Sets f->final to DIR/PREFIX-BASE-PID-SEQ.json with the first sequence
+ * number SEQ >= *sequence that no file uses (a dlclose'd library loaded
+ * again restarts its sequence at 0; a reused pid meets old files), and
+ * moves *sequence past it (atomically: concurrent callers get different
+ * numbers). Returns 0, or -1 with f->error set (ENAMETOOLONG). */
+int pathcov_file_name(struct pathcov_file *f, const char *dir,
+                      const char *prefix, const char *base, unsigned *sequence);
+/* Sets f->final to path. Returns 0, or -1 with f->error set. */
+int pathcov_file_path(struct pathcov_file *f, const char *path);
+/* Creates the temporary file of f->final. Returns 0, or -1 with f->error
+ * set; either way pathcov_file_close(f, ...) must follow. */
+int pathcov_file_open(struct pathcov_file *f);
+/* Closes the temporary file and renames it to f->final, unless f->error or
+ * write_error (then the temporary file is removed and f->error is set).
+ * Returns 0, or -1 with f->error set. */
+int pathcov_file_close(struct pathcov_file *f, int write_error);
+
+/* A profile being written: a temporary file, renamed to its final name when
+ * complete. */
+struct pathcov_profile {
+  struct pathcov_file file;
+  struct pathcov_out out;
   struct pathcov_path *paths; /* scratch for the caller: max_paths entries */
   unsigned long functions;  /* functions written so far */
-  size_t len;               /* bytes in buf */
   char buf[8192];
 };
 
 /* Creates the temporary file of the next profile of m in
- * $PATHCOV_PROFILE_DIR and allocates p->paths. The final name takes the
- * first sequence number >= *sequence that no file uses (a dlclose'd library
- * loaded again restarts its sequence at 0; a reused pid meets old files) and
- * *sequence moves past it. Returns 0, or -1 with p->error set; either way
- * pathcov_profile_close(p) must follow. */
+ * $PATHCOV_PROFILE_DIR (pathcov_file_name) and allocates p->paths. Returns
+ * 0, or -1 with p->file.error set; either way pathcov_profile_close(p) must
+ * follow. */
 int pathcov_profile_open(struct pathcov_profile *p,
                          const struct pathcov_module *m, unsigned *sequence,
                          size_t max_paths);
@@ -83,6 +152,10 @@ void pathcov_profile_function(struct pathcov_profile *p,
  * removes the temporary file, prints one line on stderr and returns -1
  * with errno set; else returns 0. */
 int pathcov_profile_close(struct pathcov_profile *p);
+
+/* The module this copy of the runtime is linked into, identified at
+ * start-up (runtime.c); its fields are "" in a module without descriptors. */
+const struct pathcov_module *pathcov_this_module(void);
 
 /* Prints one line on stderr with a single write(2), so that lines from
  * concurrent processes do not interleave. */

@@ -1,6 +1,8 @@
 /* The record-mode runtime: counts the paths of this module's instrumented
  * functions and writes them as a profile at exit (or dlclose) and on
- * pathcov_flush().
+ * pathcov_flush(). Residual-mode descriptors (PATHCOV_FN_RESIDUAL) are
+ * residual.c's: this file only tells them from invalid ones, and writes no
+ * profile for a module that has only residual functions.
  *
  * Each module (executable, shared library) links its own copy of this
  * static library; the linker collects the descriptors of the module's
@@ -34,11 +36,6 @@
 #include "internal.h"
 #include "pathcov/pathcov.h"
 
-extern struct pathcov_function *const __start_pathcov_functions[]
-    __attribute__((weak, visibility("hidden")));
-extern struct pathcov_function *const __stop_pathcov_functions[]
-    __attribute__((weak, visibility("hidden")));
-
 #define TABLE_BITS 17
 #define TABLE_SLOTS ((size_t)1 << TABLE_BITS)
 #define TABLE_CAPACITY (TABLE_SLOTS / 2) /* 65536 distinct ids */
@@ -60,6 +57,9 @@ static struct {
   pthread_once_t once;
   pthread_mutex_t lock; /* serialises profiles and resets; held across fork */
   struct pathcov_module id;
+  /* Valid descriptors of each mode. */
+  uint64_t record_descriptors;
+  uint64_t residual_descriptors;
   /* Descriptors the runtime cannot read safely: counted once at start-up,
    * reported on stderr and, as "invalid_descriptors", in every profile. */
   uint64_t invalid_descriptors;
@@ -69,10 +69,6 @@ static struct {
   uint64_t lost_paths;
   unsigned sequence; /* of this process's next profile */
 } module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
-
-#define FOR_EACH_DESCRIPTOR(p)                                                 \
-  for (struct pathcov_function *const *p = __start_pathcov_functions;          \
-       p < __stop_pathcov_functions; ++p)
 
 /* False in a module with nothing instrumented: there is no section, and both
  * symbols are null. */
@@ -84,11 +80,18 @@ static int is_hashed(const struct pathcov_function *fn) {
   return (fn->flags & PATHCOV_FN_HASHED) != 0;
 }
 
-/* A descriptor the runtime can read: built for this ABI (the version is the
- * first field in every version), with counters if it counts inline. */
+/* A record-mode descriptor the runtime can read: built for this ABI (the
+ * version is the first field in every version), not residual, with
+ * counters if it counts inline. */
 static int is_valid(const struct pathcov_function *fn) {
   return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
-         (is_hashed(fn) || fn->counters);
+         !(fn->flags & PATHCOV_FN_RESIDUAL) && (is_hashed(fn) || fn->counters);
+}
+
+/* A residual-mode descriptor (residual.c). */
+static int is_residual(const struct pathcov_function *fn) {
+  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
+         (fn->flags & PATHCOV_FN_RESIDUAL);
 }
 
 static void count(uint64_t *counter, const struct pathcov_function *fn) {
@@ -195,6 +198,7 @@ static int by_id(const void *a, const void *b) {
 static void take_function(struct pathcov_function *fn,
                           struct pathcov_counts *c) {
   c->calls = take(&fn->calls);
+  c->resumes = take(&fn->resumes);
   c->invalid_ids = 0;
   c->dropped = 0;
   c->len = 0;
@@ -252,13 +256,18 @@ static void unlock_in_child(void) {
 }
 
 static void init_module(void) {
+  /* Any address in this copy of the runtime identifies the module: the
+   * runtime is linked statically into it. (Done even without descriptors:
+   * a report asked for through the API names its module.) */
+  pathcov_module_identify(&module, &module.id);
   if (!has_descriptors())
     return;
-  /* Any address in this copy of the runtime identifies the module: the
-   * runtime is linked statically into it. */
-  pathcov_module_identify(&module, &module.id);
   FOR_EACH_DESCRIPTOR(p) {
-    if (!is_valid(*p))
+    if (is_valid(*p))
+      ++module.record_descriptors;
+    else if (is_residual(*p))
+      ++module.residual_descriptors;
+    else
       ++module.invalid_descriptors;
   }
   if (module.invalid_descriptors)
@@ -280,9 +289,22 @@ __attribute__((constructor(101))) static void on_load(void) {
   pthread_once(&module.once, init_module);
 }
 
+const struct pathcov_module *pathcov_this_module(void) {
+  pthread_once(&module.once, init_module);
+  return &module.id;
+}
+
+/* Profiles are for record-mode functions: a module with only residual
+ * ones writes reports (residual.c) and no profile. A module whose
+ * descriptors are all invalid still writes one, which says so. */
+static int writes_profiles(void) {
+  return has_descriptors() &&
+         (module.record_descriptors || !module.residual_descriptors);
+}
+
 static int write_profile(const char *reason) {
   pthread_once(&module.once, init_module);
-  if (!has_descriptors())
+  if (!writes_profiles())
     return 0;
   size_t max_paths = 0; /* the scratch one function's paths can need */
   FOR_EACH_DESCRIPTOR(p) {
@@ -304,7 +326,7 @@ static int write_profile(const char *reason) {
         continue;
       struct pathcov_counts c = {.paths = profile.paths};
       take_function(*p, &c);
-      if (c.calls || c.len || c.invalid_ids || c.dropped)
+      if (c.calls || c.resumes || c.len || c.invalid_ids || c.dropped)
         pathcov_profile_function(&profile, *p, &c);
     }
   }

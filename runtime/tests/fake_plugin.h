@@ -1,7 +1,11 @@
 /* What the pathcov plugin emits for an instrumented function, written by
  * hand: a descriptor, a pointer to it in section "pathcov_functions", and
  * the updates instrumented code makes at function entry and at each path's
- * end. An array function's counters are num_paths + 1 (abi.h). */
+ * end. An array function's counters are num_paths + 1 (abi.h).
+ *
+ * Record mode: FAKE_FUNCTION, fake_enter, fake_path. Residual mode
+ * (docs/residual-mode.md): FAKE_RESIDUAL with a table of {Ball-Larus id,
+ * count} pairs built by hand, fake_residual_end at each path end. */
 #ifndef PATHCOV_TESTS_FAKE_PLUGIN_H
 #define PATHCOV_TESTS_FAKE_PLUGIN_H
 
@@ -14,7 +18,25 @@
       .cfg_checksum = 0x0123456789abcdefull,                                 \
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \
-      .counters = (counters_)};                                              \
+      .counters = (counters_),                                               \
+      .table_size = 0};                                                      \
+  static struct pathcov_function *const var##_entry                          \
+      __attribute__((section("pathcov_functions"), used)) = &var
+
+/* A residual-mode function. flags_ holds PATHCOV_FN_RESIDUAL and the
+ * policy's flags; pairs_ (uint64_t[table_size_ + 1][2], or 0 for untested
+ * and stale functions) the tested paths: indexed by PPP id, the last id
+ * UINT64_MAX (array), or sorted by id (PATHCOV_FN_SORTED). */
+#define FAKE_RESIDUAL(var, identity_, checksum_, num_paths_, flags_, pairs_, \
+                      table_size_)                                           \
+  static struct pathcov_function var = {                                     \
+      .abi_version = PATHCOV_ABI_VERSION,                                    \
+      .flags = PATHCOV_FN_RESIDUAL | (flags_),                               \
+      .cfg_checksum = (checksum_),                                           \
+      .num_paths = (num_paths_),                                             \
+      .identity = (identity_),                                               \
+      .counters = (uint64_t *)(pairs_),                                      \
+      .table_size = (table_size_)};                                          \
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
@@ -42,6 +64,23 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
   else
     fake_bump(&fn->counters[id < fn->num_paths ? id : fn->num_paths],
               fn->flags);
+}
+
+/* Residual mode, at the end of a path whose registers are ppp (PPP) and
+ * bl (Ball-Larus), as the plugin emits it for each policy. */
+static inline void fake_residual_end(struct pathcov_function *fn,
+                                     uint64_t ppp, uint64_t bl) {
+  if (!fn->counters) { /* untested, stale */
+    __pathcov_residual_path(fn, bl);
+  } else if (fn->flags & PATHCOV_FN_SORTED) {
+    __pathcov_residual_lookup(fn, bl);
+  } else { /* array: i = min(ppp, size) */
+    uint64_t i = ppp < fn->table_size ? ppp : fn->table_size;
+    if (fn->counters[2 * i] == bl)
+      fake_bump(&fn->counters[2 * i + 1], fn->flags);
+    else
+      __pathcov_residual_path(fn, bl);
+  }
 }
 
 #endif

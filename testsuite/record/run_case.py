@@ -109,17 +109,18 @@ def plain_name(name):
 
 
 def profiled_paths(shown, markers):
-    """{function: Counter(marker string -> count)} and {function: calls} from
-    `pathcov show --json`, functions named as trace.h names them:
-    'file.c:name'."""
+    """{function: Counter(marker string -> count)} and {function: (calls,
+    resumes)} from `pathcov show --json`, functions named as trace.h names
+    them: 'file.c:name'."""
     paths = collections.defaultdict(collections.Counter)
-    calls = collections.Counter()
+    calls = collections.defaultdict(lambda: (0, 0))
     for f in shown["functions"]:
         if "skipped" in f:
             continue
         home = os.path.basename(f["file"])
         name = f"{home}:{plain_name(f['name'])}"
-        calls[name] += f["calls"]
+        calls[name] = (calls[name][0] + f["calls"],
+                       calls[name][1] + f["resumes"])
         for p in f["paths"]:
             text = ""
             for step in p["steps"]:
@@ -293,9 +294,10 @@ def main():
         if want != got:
             failures.append(f"{function}: the program ran {dict(want)}\n"
                             f"  the profile counted {dict(got)}")
-        if calls[function] != recorded["calls"]:
-            failures.append(f"{function}: {recorded['calls']} calls, the "
-                            f"profile counted {calls[function]}")
+        if calls[function] != (recorded["calls"], recorded["resumes"]):
+            failures.append(f"{function}: {recorded['calls']} calls and "
+                            f"{recorded['resumes']} resumes, the profile "
+                            f"counted {calls[function]}")
     if not trace:
         failures.append("the program traced nothing")
     valid = ""

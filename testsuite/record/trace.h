@@ -35,7 +35,7 @@
  * "file.c:name". The trace is kept once per process however many units and
  * shared libraries include this header (a weak definition), and written at
  * exit to $TRACE_OUT as
- * {"file.c:name": {"calls": n, "paths": {"markers": count}}}.
+ * {"file.c:name": {"calls": n, "resumes": n, "paths": {"markers": count}}}.
  * Single-threaded; the trace functions do not throw. */
 #ifndef PATHCOV_TEST_TRACE_H
 #define PATHCOV_TEST_TRACE_H
@@ -66,7 +66,8 @@ struct trace_frame {
   int length;
 };
 
-/* A path of a function, or (calls) its number of calls. */
+/* A path of a function (calls 0), its number of calls (calls 1), or the
+ * number of times a longjmp came back to its setjmp (calls 2). */
 struct trace_kind {
   struct trace_function function;
   int calls;
@@ -110,11 +111,16 @@ static void trace_write(void) {
   const char *functionSep = "";
   struct trace_kind *kinds = trace_state.kinds;
   for (int i = 0; i < trace_state.num_kinds; ++i) {
-    if (!kinds[i].calls)
+    if (kinds[i].calls != 1)
       continue;
     fprintf(f, "%s\n ", functionSep);
     trace_write_name(f, kinds[i].function);
-    fprintf(f, ": {\"calls\": %lu, \"paths\": {", kinds[i].count);
+    unsigned long resumes = 0;
+    for (int j = 0; j < trace_state.num_kinds; ++j)
+      if (kinds[j].calls == 2 && trace_same(kinds[j].function, kinds[i].function))
+        resumes = kinds[j].count;
+    fprintf(f, ": {\"calls\": %lu, \"resumes\": %lu, \"paths\": {",
+            kinds[i].count, resumes);
     functionSep = ",";
     const char *sep = "";
     for (int j = 0; j < trace_state.num_kinds; ++j)
@@ -200,6 +206,7 @@ static void trace_resumed(const char *file, const char *name) TRACE_NOTHROW {
   struct trace_frame *frame = trace_top();
   frame->length = 0;
   frame->path[0] = 0;
+  ++trace_kind_of(function, 2, "")->count;
 }
 
 static void trace_leave(void) TRACE_NOTHROW {

@@ -7,11 +7,22 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 1
+#define PATHCOV_ABI_VERSION 2
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
 #define PATHCOV_FN_ATOMIC 2u /* counters are updated with atomic adds */
+/* Residual mode (docs/residual-mode.md): the function was compiled against
+ * a corpus of tested paths; its path ends tell tested paths (counted in
+ * `counters`) from residual ones (__pathcov_residual_path). */
+#define PATHCOV_FN_RESIDUAL 4u
+/* Residual mode, the PPP interval was too large for an array: `counters`
+ * holds the tested paths sorted by Ball-Larus id, and every path end calls
+ * __pathcov_residual_lookup. */
+#define PATHCOV_FN_SORTED 8u
+/* Residual mode, the corpus had this function with another CFG checksum:
+ * it is stale for it, and every path is residual. */
+#define PATHCOV_FN_STALE 16u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
@@ -25,13 +36,24 @@ struct pathcov_function {
   uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
   const char *identity;  /* assembler name; "TU:name" for local symbols */
   const char *metadata;  /* this function's record in section pathcov_meta */
-  /* num_paths + 1 counters: one per path id, then one for ids out of range
-   * (instrumented code clamps the id to num_paths: branch-free, never out
-   * of bounds; the runtime reports that counter as invalid_ids). 0 when
-   * hashed. */
+  /* Record mode: num_paths + 1 counters: one per path id, then one for
+   * ids out of range (instrumented code clamps the id to num_paths:
+   * branch-free, never out of bounds; the runtime reports that counter as
+   * invalid_ids). 0 when hashed.
+   * Residual mode: table_size + 1 pairs {Ball-Larus id, count}. Indexed by
+   * PPP id (the last pair's id is UINT64_MAX, which no path has: a PPP id
+   * clamped to table_size always misses), or, with PATHCOV_FN_SORTED,
+   * sorted by Ball-Larus id (the last pair {UINT64_MAX, 0} then too, and
+   * never read). 0 when no path of the function was tested. */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
-  void *runtime;         /* owned by the runtime (hashed paths, errors) */
+  void *runtime;         /* owned by the runtime (hashed paths, the last
+                          * residual path); 0 in the object */
+  uint64_t table_size;   /* residual mode: see counters; record mode: 0 */
+  /* Second returns from setjmp calls in the function (a longjmp came
+   * back): each abandoned one of the function's paths. Written to profiles
+   * as "resumes" when nonzero. */
+  uint64_t resumes;
 };
 
 /* Defined by the runtime. Every instrumented unit refers to it, so that
@@ -45,5 +67,14 @@ extern const char __pathcov_runtime_link;
  * invalid_ids, never written out of bounds. Called for an array function,
  * it counts the id as the inline code would. */
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id);
+
+/* Residual mode: path `id` (Ball-Larus) of `fn` was not tested: record it
+ * (once per distinct path, with a count). Called out of line by
+ * instrumented code when the inline check misses. */
+void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
+
+/* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
+ * (binary search of the sorted pairs), else record it as residual. */
+void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id);
 
 #endif

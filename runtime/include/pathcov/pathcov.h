@@ -1,4 +1,4 @@
-/* The public API of the pathcov record-mode runtime.
+/* The public API of the pathcov runtime (record and residual mode).
  *
  * Every instrumented module (the executable and each instrumented shared
  * library) links its own copy of the runtime (libpathcov-rt.a), and each copy
@@ -10,9 +10,14 @@
  *
  * Without calls to this API the runtime writes one profile per process and
  * module at exit (or at dlclose of a shared library); see
- * docs/record-formats.md, "Profile". */
+ * docs/record-formats.md, "Profile". A module built in residual mode writes
+ * a report instead, at exit and on a crash when it ran at least one
+ * residual (untested) path, and on request (below); see
+ * docs/residual-mode.md. */
 #ifndef PATHCOV_PATHCOV_H
 #define PATHCOV_PATHCOV_H
+
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +42,32 @@ int pathcov_flush(void);
  * to leave set-up code out of the next profile. Thread-safe; returns 0
  * (it cannot fail). */
 int pathcov_reset(void);
+
+/* Residual mode: the calling module's report now (reason "request"), with
+ * every residual path recorded since the process started (or, in a child,
+ * since the fork), even when there is none; docs/residual-mode.md,
+ * "Reports". A module without residual functions reports an empty list.
+ * Reports asked for here are written whatever PATHCOV_REPORT says (it
+ * turns off the automatic ones only). Thread-safe; the report is a
+ * snapshot: paths recorded while it is being formatted may or may not be
+ * in it. Nothing is printed on stderr: errors are returned. */
+
+/* Writes the report to `path`: under a temporary name in the same
+ * directory, renamed to `path` when complete (replacing any file of that
+ * name). Returns 0, or -1 with errno set (nothing is left behind). */
+int pathcov_report_write(const char *path);
+
+/* Writes the report to the open descriptor `fd` (a file, pipe or socket;
+ * blocking writes, in chunks). Returns 0, or -1 with errno set, in which
+ * case part of the report may have been written. */
+int pathcov_report_write_fd(int fd);
+
+/* Formats the report into buffer[size] like snprintf: stores at most
+ * size - 1 bytes and a terminating NUL (nothing when size is 0, and buffer
+ * may then be NULL) and returns the report's full length, without the NUL.
+ * The report fits when the result is less than size. Two calls can give
+ * different lengths (counts and times move on): leave some room. */
+size_t pathcov_report_buffer(char *buffer, size_t size);
 
 #ifdef __cplusplus
 }

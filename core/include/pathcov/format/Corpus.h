@@ -23,9 +23,11 @@ struct TestedPath {
 struct CorpusFunction {
   FunctionMetadata metadata;
   uint64_t calls = 0;
-  // Invocations whose last path never ended: an exception passing through,
-  // a longjmp out (calls minus the paths that return or end at a noreturn
-  // call).
+  uint64_t resumes = 0; // second returns from setjmp (a longjmp came back)
+  // Paths abandoned before they ended, never counted: calls whose last
+  // path never ended (an exception passing through, a longjmp out, exit in
+  // a callee), and paths a longjmp back to this function's setjmp cut
+  // short (one per resume).
   uint64_t interrupted = 0;
   uint64_t invalidIds = 0; // reported by the runtime: a pathcov bug
   uint64_t dropped = 0;    // paths a full runtime table could not keep
@@ -49,9 +51,10 @@ struct Corpus {
 
 FunctionKey keyOf(const FunctionMetadata &f);
 
-// calls minus the runs of paths that end the invocation.
-uint64_t interruptedCalls(const FunctionMetadata &f, const NumberedDag &numbered,
-                          uint64_t calls,
+// Abandoned paths: calls plus resumes (each starts a path that should end
+// the invocation) minus the runs of paths that end the invocation.
+uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,
+                          uint64_t callsAndResumes,
                           const std::map<uint64_t, TestedPath> &paths);
 
 // The functions ordered by file, line and identity: a stable order people

@@ -1,0 +1,455 @@
+#!/usr/bin/env python3
+"""Runs the runtime's residual-mode test programs (which play instrumented
+code, see fake_plugin.h) and checks the reports they write
+(docs/residual-mode.md, "Reports") against exact residual paths and counts.
+
+Usage: check_reports.py --residual P ... SCENARIO; exits non-zero on
+failure."""
+import argparse
+import collections
+import json
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+from check_profiles import (Failure, build_id, check_profile, expect, files,
+                            function, load, profile_name)
+
+REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
+               "started_ns", "written_ns", "reason", "residual_paths",
+               "dropped_paths"}
+PATH_KEYS = {"identity", "checksum", "id", "count", "first_seen_ns", "thread"}
+CAPACITY = 16384  # residual.c
+
+# The checksums of rt_residual.c's functions.
+CHECKSUMS = {
+    "_Z5parsePKc": "8d3c41a0e9b2f7c5",
+    "sorted_fn": "1111111111111111",
+    "sorted_atomic": "2222222222222222",
+    "untested_fn": "3333333333333333",
+    "stale_fn": "fedcba9876543210",
+    'src/w"eird\\.c:f\n\x01\xff\u00e9': "4444444444444444",
+    "many": "5555555555555555",
+    "hot": "6666666666666666",
+    "bench_sorted": "7777777777777777",
+    "residual": "0123456789abcdef",      # rt_mixed.c
+    "lib_untested": "abcdefabcdefabcd",  # rt_reslib.c
+    "exe_untested": "1234123412341234",  # rt_resuseslib.c
+}
+
+
+def no_core_dump():
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def start(cmd, report_dir, env=None, stdout=subprocess.PIPE, **kwargs):
+    """Starts cmd in report_dir with PATHCOV_REPORT_DIR (and the profile
+    directory) there, no core dumps."""
+    environment = {k: v for k, v in os.environ.items()
+                   if not k.startswith("PATHCOV_")
+                   and k != "RT_RESIDUAL_PREINIT_HANDLER"}
+    environment["PATHCOV_REPORT_DIR"] = report_dir
+    environment["PATHCOV_PROFILE_DIR"] = report_dir
+    environment.update(env or {})
+    return subprocess.Popen(cmd, env=environment, cwd=report_dir,
+                            stdout=stdout, stderr=subprocess.PIPE,
+                            preexec_fn=no_core_dump, **kwargs)
+
+
+def run(cmd, report_dir, status=0, stdout=None, stderr="", **kwargs):
+    """Runs cmd to completion and checks its exit status (-N: killed by
+    signal N), stdout (unless None) and stderr; returns (pid, stdout)."""
+    proc = start(cmd, report_dir, **kwargs)
+    out, err = proc.communicate()
+    out = out.decode(errors="replace")
+    expect(proc.returncode, status, f"exit status of {cmd} (stdout {out!r}, "
+           f"stderr {err!r})")
+    expect(err.decode(errors="replace"), stderr, f"stderr of {cmd}")
+    if stdout is not None:
+        expect(out, stdout, f"stdout of {cmd}")
+    return proc.pid, out
+
+
+def report_name(module, pid, sequence):
+    return f"pathcov-report-{os.path.basename(module)}-{pid}-{sequence}.json"
+
+
+def parse(text, what):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise Failure(f"{what} is not valid JSON: {e}\n{text[:2000]!r}")
+
+
+def check_report(report, module, pid, reason, paths, signal_number=None,
+                 dropped=0, ordered=True, threads=None):
+    """paths: [(identity, id, count)], in first-seen order unless not
+    ordered; threads: the thread every path must name (an int), a function
+    of the path, or None for the pid (the main thread)."""
+    what = f"report of pid {pid} ({reason})"
+    keys = REPORT_KEYS | ({"signal"} if signal_number is not None else set())
+    expect(set(report), keys, f"{what}: keys")
+    expect(report["format"], "pathcov-report", f"{what}: format")
+    expect(report["format_version"], "1.0", f"{what}: format_version")
+    expect(report["module"], os.path.realpath(module), f"{what}: module")
+    expect(report["build_id"], build_id(module), f"{what}: build_id")
+    expect(report["pid"], pid, f"{what}: pid")
+    expect(report["reason"], reason, f"{what}: reason")
+    if signal_number is not None:
+        expect(report["signal"], signal_number, f"{what}: signal")
+    expect(report["dropped_paths"], dropped, f"{what}: dropped_paths")
+    started, written = report["started_ns"], report["written_ns"]
+    now = time.time_ns()
+    expect(now - 600 * 10**9 < started <= written <= now, True,
+           f"{what}: started_ns {started} <= written_ns {written} <= now "
+           f"{now}, within 10 minutes")
+    for p in report["residual_paths"]:
+        expect(set(p), PATH_KEYS, f"{what}: keys of {p}")
+        expect(p["checksum"], CHECKSUMS[p["identity"]],
+               f"{what}: checksum of {p}")
+        expect(started <= p["first_seen_ns"] <= written, True,
+               f"{what}: started <= first_seen_ns <= written in {p}")
+        wanted = (pid if threads is None else
+                  threads(p) if callable(threads) else threads)
+        expect(p["thread"], wanted, f"{what}: thread of {p}")
+    seen = [p["first_seen_ns"] for p in report["residual_paths"]]
+    if ordered:
+        expect(seen, sorted(seen), f"{what}: paths in first-seen order")
+    got = [(p["identity"], p["id"], p["count"])
+           for p in report["residual_paths"]]
+    keys = [(i, n) for i, n, _ in got]
+    expect(len(set(keys)), len(keys), f"{what}: each path listed once")
+    if ordered:
+        expect(got, [tuple(p) for p in paths], f"{what}: residual paths")
+    else:
+        expect(sorted(got), sorted(tuple(p) for p in paths),
+               f"{what}: residual paths")
+
+
+def only(directory, names, what="files written"):
+    """The directory holds exactly these files: no other report, and no
+    temporary file left."""
+    expect(files(directory), sorted(names), what)
+
+
+# ---------------------------------------------------------------- scenarios
+
+WEIRD = 'src/w"eird\\.c:f\n\x01\xff\u00e9'
+
+
+def scenario_counts(a, tmp):
+    # Tested counts stay in the tables, the sentinel's count stays 0.
+    pid, _ = run([a.residual, "counts"], tmp,
+                 stdout="array 5 0 2 1 0\nsorted 4 0 1 0 1 0\n")
+    only(tmp, [report_name(a.residual, pid, 0)])  # and no profile
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", [("_Z5parsePKc", 8, 3), ("_Z5parsePKc", 13, 1),
+                          ("_Z5parsePKc", 0, 2), ("sorted_fn", 3, 3),
+                          ("sorted_fn", 999, 1), ("sorted_fn", 0, 1),
+                          ("untested_fn", 0, 1), ("untested_fn", 5, 6),
+                          ("stale_fn", 1, 2), (WEIRD, 4, 1)])
+
+
+def scenario_clean(a, tmp):
+    run([a.residual, "clean"], tmp,
+        stdout="array 0 3 0 0 0\nsorted 0 2 0 0 0 0\n")
+    only(tmp, [], "files written (nothing residual: no report)")
+
+
+def scenario_mixed(a, tmp):
+    module = os.path.realpath(a.mixed)
+    pid, _ = run([a.mixed], tmp, stdout="", stderr=(
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 2 "
+        "or are malformed: their paths are not counted\n"))
+    only(tmp, [profile_name(a.mixed, pid, 0), report_name(a.mixed, pid, 0)])
+    check_profile(load(tmp, profile_name(a.mixed, pid, 0)), a.mixed, pid,
+                  "exit", [function("recorded", 4, 1, [(2, 1)])],
+                  extra={"invalid_descriptors": 1})
+    check_report(load(tmp, report_name(a.mixed, pid, 0)), a.mixed, pid,
+                 "exit", [("residual", 3, 2)])
+
+
+def scenario_benchmark(a, tmp):
+    repeated, new, alternating = 20000000, 10000, 4000000  # rt_residual.c
+    pid, out = run([a.residual, "bench"], tmp)
+    print(out, end="")
+    cpu = {}
+    for line in out.splitlines():
+        m = re.fullmatch(r"(\w+) ([\d.]+) ns/call \(cpu\) ([\d.]+) ns/call "
+                         r"\(wall\) (\d+) calls", line)
+        if m:
+            cpu[m.group(1)] = float(m.group(2))
+    expect(sorted(cpu), ["alternating_residual", "baseline_atomic_call",
+                         "new_residual", "repeated_residual", "sorted_hit"],
+           "measurements")
+    expect("sorted_exact 1024" in out.splitlines(), True,
+           "each tested id of the sorted table counted exactly")
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", [("hot", 42, repeated + 1),
+                          ("hot", 100, alternating // 2 + 1),
+                          ("hot", 101, alternating // 2 + 1)]
+                 + [("many", i, 1) for i in range(new)])
+    # The last-hit cache: a repeated residual path is a load, two compares
+    # and an atomic add. Generous bounds (a shared, noisy machine).
+    if cpu["repeated_residual"] > 40:
+        raise Failure(f"a repeated residual path costs "
+                      f"{cpu['repeated_residual']} ns/call (cpu)")
+    if cpu["sorted_hit"] > 150:
+        raise Failure(f"a sorted lookup hit costs {cpu['sorted_hit']} ns/call")
+
+
+def scenario_threads(a, tmp):
+    threads, records = 8, 200000  # rt_residual.c
+    pid, out = run([a.residual, "threads"], tmp)
+    tids = {}
+    for line in out.splitlines():
+        m = re.fullmatch(r"thread (\d+) (\d+)", line)
+        if m:
+            tids[int(m.group(1))] = int(m.group(2))
+    expect(sorted(tids), list(range(threads)), "thread ids printed")
+    tested = collections.Counter(
+        1 if i % 3 == 0 else 4 if i % 3 == 1 else 9 for i in range(records))
+    expect(re.findall(r"^atomic .*$", out, re.M),
+           [f"atomic {tested[1] * threads} {tested[4] * threads} "
+            f"{tested[9] * threads} 0"], "tested counts (atomic lookups)")
+    paths = [("many", k, threads * records // 64) for k in range(64)]
+    owner = {}
+    for t in range(threads):
+        for j in range(100):
+            paths.append(("many", 1000 + t * 100 + j, records // 100))
+            owner[1000 + t * 100 + j] = tids[t]
+    paths.append(("hot", 7, threads * records))
+    paths.append(("sorted_atomic", 5, threads * ((records + 9) // 10)))
+    any_worker = set(tids.values())
+
+    def thread_of(p):
+        if p["identity"] == "many" and p["id"] in owner:
+            return owner[p["id"]]
+        return p["thread"] if p["thread"] in any_worker else -1
+
+    only(tmp, [report_name(a.residual, pid, 0)])
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", paths, ordered=False, threads=thread_of)
+
+
+BEFORE_CRASH = [("untested_fn", 9, 3), ("stale_fn", 2, 1),
+                ("_Z5parsePKc", 8, 2)]
+
+
+def crash(a, tmp, how, signal_number):
+    pid, _ = run([a.residual, "crash", how], tmp, status=-signal_number,
+                 stdout="crashing\n")
+    only(tmp, [report_name(a.residual, pid, 0)])
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "signal", BEFORE_CRASH, signal_number=signal_number)
+
+
+def scenario_segv(a, tmp):
+    crash(a, tmp, "segv", signal.SIGSEGV)
+
+
+def scenario_segv_thread(a, tmp):
+    crash(a, tmp, "thread", signal.SIGSEGV)
+
+
+def scenario_stack_overflow(a, tmp):
+    # The handler runs on the alternate stack.
+    crash(a, tmp, "overflow", signal.SIGSEGV)
+
+
+def scenario_abort(a, tmp):
+    crash(a, tmp, "abort", signal.SIGABRT)
+
+
+def scenario_kill(a, tmp):
+    # SIGBUS sent with kill(2): no fault recurs, the handler raises it again.
+    crash(a, tmp, "kill", signal.SIGBUS)
+
+
+def scenario_fpe(a, tmp):
+    crash(a, tmp, "fpe", signal.SIGFPE)
+
+
+def scenario_ill(a, tmp):
+    crash(a, tmp, "ill", signal.SIGILL)
+
+
+PROGRAM_HANDLER = "program handler: signal 11 code M addr 0\n"
+
+
+def scenario_chained(a, tmp):
+    # The program's handler, installed before the runtime's constructor,
+    # runs after the report, with the fault's own siginfo (SEGV_MAPERR at
+    # address 0), and decides the exit status.
+    pid, _ = run([a.residual, "crash", "segv"], tmp, status=42,
+                 env={"RT_RESIDUAL_PREINIT_HANDLER": "1"},
+                 stdout="crashing\n" + PROGRAM_HANDLER)
+    only(tmp, [report_name(a.residual, pid, 0)])
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "signal", BEFORE_CRASH, signal_number=signal.SIGSEGV)
+
+
+def scenario_replaced(a, tmp):
+    # Installed after the runtime's, the program's handler replaces it: no
+    # report (documented).
+    run([a.residual, "replaced"], tmp, status=42,
+        stdout="crashing\n" + PROGRAM_HANDLER)
+    only(tmp, [])
+
+
+def scenario_fork(a, tmp):
+    pid, out = run([a.residual, "fork"], tmp)
+    m = re.fullmatch(r"child (\d+)\n", out)
+    if not m:
+        raise Failure(f"unexpected output {out!r}")
+    child = int(m.group(1))
+    only(tmp, [report_name(a.residual, pid, 0),
+               report_name(a.residual, child, 0)])
+    parent_report = load(tmp, report_name(a.residual, pid, 0))
+    child_report = load(tmp, report_name(a.residual, child, 0))
+    check_report(parent_report, a.residual, pid, "exit",
+                 [("untested_fn", 1, 3), ("untested_fn", 3, 5)])
+    check_report(child_report, a.residual, child, "exit",
+                 [("untested_fn", 2, 4), ("untested_fn", 1, 1)],
+                 threads=child)
+    expect(parent_report["started_ns"] < child_report["started_ns"], True,
+           "the child's report starts at the fork")
+
+
+def scenario_api(a, tmp):
+    many = [("many", i, i % 5 + 1) for i in range(2000)]
+    read_end, write_end = os.pipe()
+    chunks = []
+    reader = threading.Thread(target=lambda: chunks.extend(
+        iter(lambda: os.read(read_end, 65536), b"")))
+    try:
+        proc = start([a.residual, "api", tmp, str(write_end)], tmp,
+                     pass_fds=[write_end])
+        os.close(write_end)
+        reader.start()
+        out, err = proc.communicate()
+        reader.join()
+    finally:
+        os.close(read_end)
+    pid = proc.pid
+    expect((proc.returncode, err), (0, b""), "exit status and stderr")
+    expect(out.decode(), "empty 1\nwrite 0\nwrite_fd 0\n"
+           'small 1 9 {"format"\nbig 1 1\nexact 1 1\nshort 1 1 1\n'
+           "missing -1 No such file or directory\n"
+           "bad_fd -1 Bad file descriptor\n"
+           "closed_fd -1 Bad file descriptor\n", "stdout")
+    only(tmp, ["api.json", "buffer.json", "empty.json",
+               report_name(a.residual, pid, 0)])
+    check_report(load(tmp, "empty.json"), a.residual, pid, "request", [])
+    piped = b"".join(chunks).decode()
+    if len(piped) <= 65536:
+        raise Failure(f"the report is {len(piped)} bytes: too short to fill "
+                      "the pipe")
+    requested = {"file": load(tmp, "api.json"),
+                 "fd": parse(piped, "the report written to the pipe"),
+                 "buffer": load(tmp, "buffer.json")}
+    for how, report in requested.items():
+        check_report(report, a.residual, pid, "request", many)
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", many)
+    # One formatter: the same report but for the time it was written.
+    texts = {how: re.sub(r'"written_ns": \d+', "", json.dumps(r))
+             for how, r in requested.items()}
+    expect(len(set(texts.values())), 1, "the same report on every way")
+
+
+def scenario_report_off(a, tmp):
+    for how, status in (("exit", 0), ("crash", -signal.SIGSEGV)):
+        directory = os.path.join(tmp, how)
+        os.mkdir(directory)
+        pid, _ = run([a.residual, "report-off", directory, how], directory,
+                     status=status, env={"PATHCOV_REPORT": "0"},
+                     stdout="write 0\n")
+        only(directory, ["asked.json"], f"{how}: files written")
+        check_report(load(directory, "asked.json"), a.residual, pid,
+                     "request", [("untested_fn", 6, 2)])
+
+
+def scenario_dropped(a, tmp):
+    pid, _ = run([a.residual, "dropped"], tmp)
+    paths = [("many", i, i % 3 + 1 + (7 if i == 5 else 0))
+             for i in range(CAPACITY)]
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", paths,
+                 dropped=sum(i % 3 + 1 for i in range(CAPACITY,
+                                                      CAPACITY + 100)))
+
+
+LIB = [("lib_untested", 51, 2), ("lib_untested", 52, 1)]
+EXE = [("exe_untested", 7, 1)]
+
+
+def scenario_shared_library(a, tmp):
+    pid, _ = run([a.resuseslib], tmp, stdout="")
+    only(tmp, [report_name(a.resuseslib, pid, 0),
+               report_name(a.reslib, pid, 0)])
+    check_report(load(tmp, report_name(a.resuseslib, pid, 0)), a.resuseslib,
+                 pid, "exit", EXE)
+    check_report(load(tmp, report_name(a.reslib, pid, 0)), a.reslib, pid,
+                 "exit", LIB)
+    # Through the API: each module's call reaches its own runtime.
+    api = os.path.join(tmp, "api")
+    os.mkdir(api)
+    pid, out = run([a.resuseslib, "api"], api)
+    lib, exe = out.split("----\n")
+    check_report(parse(lib, "the library's report"), a.reslib, pid,
+                 "request", LIB)
+    check_report(parse(exe, "the executable's report"), a.resuseslib, pid,
+                 "request", EXE)
+
+
+def scenario_shared_library_crash(a, tmp):
+    # The executable's handler (installed last) runs first, then puts the
+    # library's back and the fault recurs: both modules report.
+    pid, _ = run([a.resuseslib, "crash"], tmp, status=-signal.SIGSEGV,
+                 stdout="")
+    only(tmp, [report_name(a.resuseslib, pid, 0),
+               report_name(a.reslib, pid, 0)])
+    check_report(load(tmp, report_name(a.resuseslib, pid, 0)), a.resuseslib,
+                 pid, "signal", EXE, signal_number=signal.SIGSEGV)
+    check_report(load(tmp, report_name(a.reslib, pid, 0)), a.reslib, pid,
+                 "signal", LIB, signal_number=signal.SIGSEGV)
+
+
+def scenario_dlopen(a, tmp):
+    pid, _ = run([a.resdlopen, os.path.realpath(a.reslib)], tmp,
+                 status=-signal.SIGSEGV,
+                 stdout="before dlopen: default 1\nloaded: default 0\n"
+                        "after dlclose: default 1\n")
+    only(tmp, [report_name(a.reslib, pid, 0)])
+    check_report(load(tmp, report_name(a.reslib, pid, 0)), a.reslib, pid,
+                 "exit", [("lib_untested", 55, 1)])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    for option in ("residual", "mixed", "reslib", "resuseslib", "resdlopen"):
+        parser.add_argument(f"--{option}", required=True)
+    parser.add_argument("scenario")
+    a = parser.parse_args()
+    scenario = globals().get("scenario_" + a.scenario.replace("-", "_"))
+    if scenario is None:
+        parser.error(f"unknown scenario {a.scenario}")
+    with tempfile.TemporaryDirectory(prefix="pathcov-rt-") as tmp:
+        try:
+            scenario(a, tmp)
+        except Failure as e:
+            print(f"FAIL {a.scenario}: {e}", file=sys.stderr)
+            return 1
+    print(f"ok {a.scenario}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
