@@ -20,7 +20,7 @@ demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
 
 install: all
-	cmake --install $(BUILD)
+	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
 	rm -rf $(BUILD)

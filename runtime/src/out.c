@@ -155,11 +155,29 @@ static int name_done(struct pathcov_out *o, struct pathcov_file *f) {
   return 0;
 }
 
+/* mkdir -p: the directory a variable names may not exist yet, as with
+ * gcov's GCOV_PREFIX. mkdir is async-signal-safe. */
+static void make_directories(const char *dir) {
+  char path[sizeof ((struct pathcov_file *)0)->final];
+  size_t n = strlen(dir);
+  if (n == 0 || n >= sizeof path)
+    return;
+  memcpy(path, dir, n + 1);
+  for (size_t i = 1; i <= n; ++i)
+    if (path[i] == '/' || path[i] == '\0') {
+      char c = path[i];
+      path[i] = '\0';
+      mkdir(path, 0777); /* EEXIST and the like: open tells the real error */
+      path[i] = c;
+    }
+}
+
 int pathcov_file_name(struct pathcov_file *f, const char *dir,
                       const char *prefix, const char *base,
                       unsigned *sequence) {
   f->fd = -1;
   f->error = 0;
+  make_directories(dir);
   uint64_t pid = (uint64_t)getpid();
   struct stat st;
   do {
