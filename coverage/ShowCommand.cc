@@ -114,7 +114,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
       << percent(f.paths.size(), m.numPaths) << "), " << f.calls << " calls";
   if (f.interrupted)
     out << ", " << f.interrupted
-        << " interrupted (exception, longjmp or exit)";
+        << " interrupted (exception, longjmp, nonlocal goto or exit)";
   if (f.invalidIds || f.dropped)
     out << ", " << f.invalidIds << " invalid ids, " << f.dropped
         << " paths dropped";

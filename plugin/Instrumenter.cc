@@ -97,6 +97,12 @@ public:
 
   void countCall() { increment(descriptorRef(DescriptorField::Calls), one()); }
 
+  // A nonlocal goto landed: it abandoned the path it left, like a longjmp
+  // back to a setjmp (see leaveSetjmp).
+  void countResume() {
+    increment(descriptorRef(DescriptorField::Resumes), one());
+  }
+
   // Around a setjmp call: the flag is set on the way in and cleared on the
   // way out, so finding it clear on the way out means a second return (a
   // longjmp came back), counted in `resumes`: each abandoned one path.
@@ -300,6 +306,15 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
         gsi_insert_seq_after(&gsi, code.take(), GSI_NEW_STMT);
     } else if (g.abnormalRole[b] == AbnormalRole::None &&
                dag.enteredAbnormally[b] && enteredOnlyAbnormally(bb)) {
+      // Entered through the dispatcher: a nonlocal goto's receiver. (A
+      // computed goto's target is entered from the goto's own block.)
+      edge pred;
+      edge_iterator ei;
+      FOR_EACH_EDGE(pred, ei, bb->preds)
+        if (g.abnormalRole[g.idOf(pred->src)] == AbnormalRole::Dispatcher) {
+          code.countResume();
+          break;
+        }
       code.setRegisters({});
       gimple_stmt_iterator gsi = gsi_after_labels(bb);
       gsi_insert_seq_before(&gsi, code.take(), GSI_SAME_STMT);
