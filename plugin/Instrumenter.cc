@@ -40,12 +40,14 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
 
 namespace {
 
-// A residual check waiting for its branch: after `last`, if the table slot
-// did not hold `id`, call the runtime (see CodeBuilder::checkTable).
-struct PendingMiss {
+// A residual check waiting for its branches: after `last`, which loads the
+// table slot, count the path if the slot holds `id`, else call the runtime
+// (see CodeBuilder::checkTable).
+struct PendingCheck {
   gimple *last;
   tree slot;
   tree id;
+  tree count; // the slot's count
 };
 
 // Builds the statements of one insertion point.
@@ -128,34 +130,41 @@ public:
     return seq;
   }
 
-  // Gives each residual check its branch to the runtime. After all the code
-  // is in place: the branch splits the block the check ended up in.
-  void insertMissBranches() {
-    for (const PendingMiss &miss : misses_) {
-      gcond *cond = gimple_build_cond(NE_EXPR, miss.slot, miss.id, NULL_TREE,
-                                      NULL_TREE);
-      basic_block call = insert_cond_bb(gimple_bb(miss.last), miss.last, cond,
-                                        profile_probability::very_unlikely());
-      gimple_stmt_iterator gsi = gsi_start_bb(call);
-      gsi_insert_after(&gsi, runtimeCall(residualPathDecl(), miss.id),
+  // Gives each residual check its branches. After all the code is in
+  // place: they split the block the check ended up in. `if (slot != id)
+  // call` goes in first, then `if (slot == id) count++` before it; the
+  // optimizers thread the second test away after a hit, leaving one compare.
+  void insertCheckBranches() {
+    for (const PendingCheck &check : checks_) {
+      basic_block bb = gimple_bb(check.last);
+      basic_block miss = insert_cond_bb(
+          bb, check.last,
+          gimple_build_cond(NE_EXPR, check.slot, check.id, NULL_TREE, NULL_TREE),
+          profile_probability::very_unlikely());
+      gimple_stmt_iterator gsi = gsi_start_bb(miss);
+      gsi_insert_after(&gsi, runtimeCall(residualPathDecl(), check.id),
                        GSI_NEW_STMT);
+      basic_block hit = insert_cond_bb(
+          bb, check.last,
+          gimple_build_cond(EQ_EXPR, check.slot, check.id, NULL_TREE, NULL_TREE),
+          profile_probability::very_likely());
+      increment(check.count, one());
+      gsi = gsi_start_bb(hit);
+      gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
     }
   }
 
 private:
   // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
   // decides. A clamped PPP id (out of the interval, negative ones wrapped)
-  // reaches the last slot, whose id no path has. A hit adds 1 to the slot's
-  // count without a branch; a miss branches out of line to the runtime.
+  // reaches the last slot, whose id no path has. The branches come later
+  // (insertCheckBranches): a hit counts in the slot, a miss goes out of line
+  // to the runtime.
   void checkTable(tree index, tree id) {
+    tree count = element(index, 1, 2);
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
     add(gimple_build_assign(slot, element(index, 0, 2)));
-    tree hit = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_hit");
-    add(gimple_build_assign(hit, EQ_EXPR, slot, id));
-    tree count = make_temp_ssa_name(counterType(), nullptr, "pathcov_hit");
-    add(gimple_build_assign(count, NOP_EXPR, hit));
-    increment(element(index, 1, 2), count);
-    misses_.push_back({gimple_seq_last_stmt(seq_), slot, id});
+    checks_.push_back({gimple_seq_last_stmt(seq_), slot, id, count});
   }
 
   // counters[index * stride + offset]
@@ -221,7 +230,7 @@ private:
   tree ballLarus_ = NULL_TREE;
   tree ppp_ = NULL_TREE;
   gimple_seq seq_ = nullptr;
-  std::vector<PendingMiss> misses_;
+  std::vector<PendingCheck> checks_;
 };
 
 } // namespace
@@ -321,7 +330,7 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
     }
   }
   gsi_commit_edge_inserts();
-  code.insertMissBranches();
+  code.insertCheckBranches();
 }
 
 } // namespace pathcov

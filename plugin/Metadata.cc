@@ -30,9 +30,11 @@ std::string metadataRecord(const FunctionMetadata &function, bool hashed,
 }
 
 std::string residualRecord(const FunctionMetadata &function,
-                           const ResidualPlan &plan) {
+                           const ResidualPlan &plan,
+                           const PluginOptions &options) {
   nlohmann::json record = withHeader(toJson(function));
   record["mode"] = "residual";
+  record["atomic"] = options.atomic;
   record["policy"] = residualPolicyName(plan.policy);
   record["tested_ids"] = plan.tested;
   if (plan.policy == ResidualPolicy::Array) {

@@ -20,7 +20,8 @@ std::string metadataRecord(const FunctionMetadata &function, bool hashed,
 // Residual mode: the description plus the table policy and what the
 // tools need to tell paths apart (the tested ids, the PPP interval).
 std::string residualRecord(const FunctionMetadata &function,
-                           const ResidualPlan &plan);
+                           const ResidualPlan &plan,
+                           const PluginOptions &options);
 
 // A function left uninstrumented: identity and reason only.
 std::string skippedRecord(const FunctionMetadata &function);

@@ -155,7 +155,7 @@ private:
         (plan.policy == ResidualPolicy::Stale ? kFlagStale : 0) |
         (gOptions.atomic ? kFlagAtomic : 0);
     const auto [descriptor, counters] = emitFunctionTables(
-        {f.identity, residualRecord(f, plan), g.cfg.checksum(), f.numPaths,
+        {f.identity, residualRecord(f, plan, gOptions), g.cfg.checksum(), f.numPaths,
          flags, plan.tableSize, plan.table.size(), plan.table});
     instrumentPaths(g, numbered, plan.chords,
                     {descriptor, counters,
