@@ -1,9 +1,9 @@
 #include "CollectCommand.h"
 
 #include "pathcov/format/Corpus.h"
-#include "ElfMetadata.h"
 #include "ExitCodes.h"
 #include "FileIo.h"
+#include "Modules.h"
 #include "pathcov/format/JsonFields.h"
 #include "Profile.h"
 
@@ -49,85 +49,6 @@ std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
   return files;
 }
 
-// The modules' metadata, found by build-id (or path, for a module without
-// one), read once each.
-class ModuleIndex {
-public:
-  void add(const std::string &path) {
-    ModuleMetadata module = readModuleMetadata(path);
-    const std::string key = moduleKey(module.buildId, module.path);
-    if (modules_.count(key))
-      return;
-    Loaded loaded{{module.path, module.buildId}, {}};
-    for (const std::string &text : module.records)
-      loaded.functions.push_back(parseRecord(module.path, text));
-    modules_.emplace(key, std::move(loaded));
-  }
-
-  // The module a profile was written by: given with --binary, or at the
-  // path the profile names if its build-id matches.
-  const std::vector<FunctionMetadata> &functionsFor(const Profile &profile) {
-    const std::string key = moduleKey(profile.buildId, profile.module);
-    auto it = modules_.find(key);
-    if (it == modules_.end()) {
-      ModuleMetadata atPath;
-      try {
-        atPath = readModuleMetadata(profile.module);
-      } catch (const InputError &e) {
-        throw InputError(std::string(e.what()) +
-                         " (the module this profile was written by; pass it "
-                         "with --binary if it moved)");
-      }
-      const auto spell = [](const std::string &id) {
-        return id.empty() ? std::string("none") : id;
-      };
-      if (atPath.buildId != profile.buildId)
-        throw InputError("written by " + profile.module + " with build-id " +
-                         spell(profile.buildId) +
-                         ", but that file now has build-id " +
-                         spell(atPath.buildId) +
-                         ": pass the right build with --binary");
-      add(profile.module);
-      it = modules_.find(key);
-    }
-    return it->second.functions;
-  }
-
-  void addTo(Corpus &corpus) const {
-    for (const auto &[key, loaded] : modules_) {
-      corpus.modules.push_back(loaded.module);
-      for (const FunctionMetadata &f : loaded.functions)
-        corpus.functions.emplace(keyOf(f), CorpusFunction{f, 0, 0, 0, 0, 0, {}});
-    }
-  }
-
-private:
-  struct Loaded {
-    CorpusModule module;
-    std::vector<FunctionMetadata> functions;
-  };
-
-  static std::string moduleKey(const std::string &buildId,
-                               const std::string &path) {
-    return buildId.empty() ? "path:" + path : "build-id:" + buildId;
-  }
-
-  static FunctionMetadata parseRecord(const std::string &path,
-                                      const std::string &text) {
-    try {
-      const nlohmann::json record = nlohmann::json::parse(text);
-      checkFormat(record, "pathcov-function", 1);
-      return parseFunctionMetadata(record);
-    } catch (const nlohmann::json::exception &e) {
-      throw InputError(path + ": section pathcov_meta: " + jsonErrorText(e));
-    } catch (const InputError &e) {
-      throw InputError(path + ": section pathcov_meta: " + e.what());
-    }
-  }
-
-  std::map<std::string, Loaded> modules_;
-};
-
 void addProfile(const Profile &profile,
                 const std::vector<FunctionMetadata> &functions, Corpus &corpus) {
   for (const ProfileFunction &pf : profile.functions) {
@@ -172,7 +93,9 @@ int runCollect(const CollectOptions &options) {
       Profile profile = readProfile(file);
       const std::vector<FunctionMetadata> *functions;
       try {
-        functions = &modules.functionsFor(profile);
+        functions =
+            &modules.moduleFor(profile.module, profile.buildId, "profile")
+                 .functions;
       } catch (const InputError &e) {
         throw InputError(file + ": " + e.what());
       }

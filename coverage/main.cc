@@ -1,5 +1,6 @@
 // pathcov: the path-coverage command-line tool, one subcommand per job.
 #include "CollectCommand.h"
+#include "DecodeCommand.h"
 #include "ExitCodes.h"
 #include "NumberCommand.h"
 #include "ShowCommand.h"
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   pathcov::addNumberCommand(app, exitCode);
   pathcov::addCollectCommand(app, exitCode);
   pathcov::addShowCommand(app, exitCode);
+  pathcov::addDecodeCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -1,0 +1,556 @@
+#include "DecodeCommand.h"
+
+#include "ExitCodes.h"
+#include "FileIo.h"
+#include "Modules.h"
+#include "PathText.h"
+#include "Report.h"
+
+#include "pathcov/core/Paths.h"
+#include "pathcov/format/InputError.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+namespace pathcov {
+
+namespace {
+
+struct DecodeOptions {
+  std::vector<std::string> reports;
+  std::vector<std::string> binaries;
+  bool json = false;
+  std::string output = "-";
+};
+
+// One residual path of a report, its listings (one per descriptor of the
+// function: comdat) added up.
+struct Residual {
+  uint64_t id = 0;
+  uint64_t count = 0;
+  uint64_t firstSeenNs = 0;
+  uint64_t thread = 0;
+};
+
+// How a path goes on from the block where it parts from the tested paths:
+// one DAG edge out of it, as people read it.
+struct Outcome {
+  std::string exit;   // the branch outcome (true, false, switch, throw), if any
+  BlockId to = kNoId; // the next block; kNoId: the path ends at the block
+  std::string ends;   // why the path ends there (PathText's end reasons)
+  std::string starts; // at a path's start: entry, or PathText's start reasons
+  std::string text;
+};
+
+// Where the residual path left the tested ground: the end of the longest
+// prefix it shares with a tested path, and what it did there that none of
+// the tested paths with that prefix did.
+struct Divergence {
+  bool atStart = false; // no tested path starts the way it starts
+  BlockId block = 0;    // the block where the shared prefix ends (atStart:
+                        // the residual path's first block)
+  std::string file;
+  int line = 0; // 0: the block has no source line
+  Outcome took;
+  std::vector<Outcome> testsTook; // distinct, in text order
+  std::string text;
+};
+
+struct DecodedPath {
+  Residual residual;
+  PathDescription path;
+  std::optional<PathDescription> nearest;
+  std::optional<Divergence> divergence;
+};
+
+struct DecodedFunction {
+  const FunctionMetadata *metadata = nullptr;
+  const ResidualMetadata *residual = nullptr;
+  std::vector<DecodedPath> paths; // by first seen, then id
+};
+
+struct DecodedReport {
+  Report report;
+  std::string binary; // the file the metadata was read from
+  uint64_t distinctPaths = 0;
+  std::vector<DecodedFunction> functions; // in source order
+};
+
+// The nearest tested path and the divergence of a function's residual
+// paths, against its tested paths regenerated once.
+class FunctionDecoder {
+public:
+  FunctionDecoder(const FunctionMetadata &f, const ResidualMetadata &r)
+      : f_(f), numbered_(f.number()) {
+    for (uint64_t id : r.testedIds)
+      tested_.push_back({id, edges(id), {}});
+    for (Tested &t : tested_)
+      t.description = describePath(f_, numbered_, t.id);
+  }
+
+  DecodedPath decode(const Residual &residual) const {
+    DecodedPath d{residual, describePath(f_, numbered_, residual.id), {}, {}};
+    if (tested_.empty())
+      return d;
+    const std::vector<DagEdgeId> path = edges(residual.id);
+    std::vector<size_t> shared(tested_.size());
+    size_t longest = 0;
+    const Tested *nearest = nullptr;
+    for (size_t i = 0; i < tested_.size(); ++i) {
+      const std::vector<DagEdgeId> &t = tested_[i].edges;
+      shared[i] = static_cast<size_t>(
+          std::mismatch(path.begin(), path.end(), t.begin(), t.end()).first -
+          path.begin());
+      if (!nearest || shared[i] > longest) { // ties: the smallest id
+        longest = shared[i];
+        nearest = &tested_[i];
+      }
+    }
+    d.nearest = nearest->description;
+    // Two distinct ENTRY->EXIT paths part before either ends: both have an
+    // edge after the shared prefix.
+    if (longest >= path.size())
+      return d;
+    Divergence &v = d.divergence.emplace();
+    const DagEdge &edge = numbered_.dag.edges[path[longest]];
+    v.atStart = longest == 0;
+    v.block = v.atStart ? edge.dst : edge.src;
+    const SourceBlock &source = f_.blocks[v.block];
+    v.file = source.file.empty() ? f_.file : source.file;
+    if (!source.lines.empty())
+      v.line = v.atStart ? source.lines.front() : source.lines.back();
+    v.took = outcome(path[longest], d.path, true);
+    std::map<std::string, Outcome> others;
+    for (size_t i = 0; i < tested_.size(); ++i)
+      if (shared[i] == longest && longest < tested_[i].edges.size()) {
+        Outcome o = outcome(tested_[i].edges[longest], tested_[i].description,
+                            false);
+        others.emplace(o.text, std::move(o));
+      }
+    std::string list;
+    size_t n = 0;
+    for (auto &[text, o] : others) {
+      list += (n == 0 ? "" : n + 1 == others.size() ? " or " : ", ") + text;
+      ++n;
+      v.testsTook.push_back(std::move(o));
+    }
+    v.text = place(v) + ": " + (v.atStart ? "" : "took ") + v.took.text +
+             ", the tests " +
+             (others.size() == 1 ? "always " : "only ") +
+             (v.atStart ? "started " : "took ") + list;
+    return d;
+  }
+
+private:
+  struct Tested {
+    uint64_t id;
+    std::vector<DagEdgeId> edges;
+    PathDescription description;
+  };
+
+  std::vector<DagEdgeId> edges(uint64_t id) const {
+    return regeneratePath(numbered_.dag, numbered_.ballLarus, id);
+  }
+
+  // "line 12", "hdr.h:12" (another file), or "block 7" (no line).
+  std::string lineOf(BlockId b) const {
+    const SourceBlock &source = f_.blocks[b];
+    if (source.lines.empty())
+      return "block " + std::to_string(b);
+    return (source.file.empty() ? "line " : source.file + ":") +
+           std::to_string(source.lines.front());
+  }
+
+  std::string place(const Divergence &v) const {
+    return v.file + ":" +
+           (v.line ? std::to_string(v.line)
+                   : " block " + std::to_string(v.block) + " (no line)");
+  }
+
+  // The DAG edge e of a path p (described): for the residual path itself
+  // (`own`) at its start, "started here".
+  Outcome outcome(DagEdgeId e, const PathDescription &p, bool own) const {
+    const Dag &dag = numbered_.dag;
+    const DagEdge &edge = dag.edges[e];
+    Outcome o;
+    if (edge.role == DagEdgeRole::PathStart || edge.src == dag.entry) {
+      o.to = edge.dst;
+      o.starts = p.start;
+      if (own)
+        o.text = "started here" +
+                 (p.start == "entry" ? std::string(" (function entry)")
+                                     : " (" + p.start + ")");
+      else
+        o.text = p.start == "entry" ? "at function entry"
+                                    : "at " + lineOf(edge.dst) + " (" +
+                                          p.start + ")";
+      return o;
+    }
+    if (edge.role == DagEdgeRole::Cfg) {
+      const EdgeKind kind = f_.cfg->edge(edge.cfgEdge).kind;
+      o.to = edge.dst;
+      switch (kind) {
+      case EdgeKind::True:
+      case EdgeKind::False:
+      case EdgeKind::Eh:
+        o.exit = edgeKindName(kind);
+        o.text = o.exit;
+        break;
+      case EdgeKind::SwitchCase:
+        o.exit = edgeKindName(kind);
+        o.text = "switch to " + lineOf(edge.dst);
+        break;
+      default:
+        o.text = edge.dst == dag.exit ? "return" : "on to " + lineOf(edge.dst);
+        break;
+      }
+      return o;
+    }
+    // PathEnd: the path ends at the block (back edge, cut, noreturn...);
+    // which branch that was when a single out-edge of it ends paths.
+    o.ends = p.end;
+    std::vector<EdgeKind> ending;
+    for (EdgeId id : f_.cfg->succs(edge.src)) {
+      const CfgEdgeRole role = dag.cfgEdgeRole[id];
+      if (role != CfgEdgeRole::InDag && role != CfgEdgeRole::Unreachable)
+        ending.push_back(f_.cfg->edge(id).kind);
+    }
+    if (ending.size() == 1 &&
+        (ending[0] == EdgeKind::True || ending[0] == EdgeKind::False ||
+         ending[0] == EdgeKind::Eh || ending[0] == EdgeKind::SwitchCase))
+      o.exit = edgeKindName(ending[0]);
+    o.text = (o.exit.empty() ? "" : o.exit + ", ") + "ending the path (" +
+             p.end + ")";
+    return o;
+  }
+
+  const FunctionMetadata &f_;
+  NumberedDag numbered_;
+  std::vector<Tested> tested_;
+};
+
+// "2025-06-01T12:00:00.000001234Z"
+std::string utcTime(uint64_t ns) {
+  const std::time_t seconds = static_cast<std::time_t>(ns / 1000000000u);
+  std::tm tm{};
+  char text[64];
+  if (!gmtime_r(&seconds, &tm) ||
+      !std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%S", &tm))
+    return std::to_string(ns) + " ns";
+  char fraction[16];
+  std::snprintf(fraction, sizeof fraction, ".%09llu",
+                static_cast<unsigned long long>(ns % 1000000000u));
+  return std::string(text) + fraction + "Z";
+}
+
+// "0.000123 s after start" (or before: a path run by an earlier constructor).
+std::string sinceStart(uint64_t ns, uint64_t startedNs) {
+  const bool before = ns < startedNs;
+  const uint64_t d = before ? startedNs - ns : ns - startedNs;
+  char text[64];
+  std::snprintf(text, sizeof text, "%llu.%06llu s %s start",
+                static_cast<unsigned long long>(d / 1000000000u),
+                static_cast<unsigned long long>(d % 1000000000u / 1000u),
+                before ? "before" : "after");
+  return text;
+}
+
+std::string signalName(uint64_t signal) {
+  const char *abbrev =
+      signal < 65 ? sigabbrev_np(static_cast<int>(signal)) : nullptr;
+  return abbrev ? std::string("SIG") + abbrev : "";
+}
+
+std::string plural(uint64_t n, const char *one, const char *many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+// The report's residual paths against its module's metadata. Throws
+// InputError naming the place in the report.
+DecodedReport decodeReport(const Report &report, const LoadedModule &module) {
+  DecodedReport decoded{report, module.module.path, 0, {}};
+  std::map<FunctionKey, size_t> byKey; // first record of each (comdat)
+  for (size_t i = 0; i < module.functions.size(); ++i)
+    byKey.emplace(keyOf(module.functions[i]), i);
+
+  // Per function, per id: the listings added up.
+  std::map<size_t, std::map<uint64_t, Residual>> found;
+  for (size_t i = 0; i < report.residualPaths.size(); ++i) {
+    const ReportPath &p = report.residualPaths[i];
+    const std::string where = "residual_paths[" + std::to_string(i) + "]";
+    const auto known = byKey.find({p.identity, p.checksum});
+    if (known == byKey.end())
+      throw InputError(where + ": function " + p.identity + " (checksum " +
+                       p.checksum + ") is not in " + module.module.path);
+    const FunctionMetadata &f = module.functions[known->second];
+    const auto &r = module.residual[known->second];
+    if (!f.skipped.empty())
+      throw InputError(where + ": function " + p.identity + " is not "
+                       "instrumented in " + module.module.path + ": " +
+                       f.skipped);
+    if (!r)
+      throw InputError(where + ": function " + p.identity + " of " +
+                       module.module.path + " was not built in residual "
+                       "mode (its metadata has no tested_ids)");
+    if (p.id >= f.numPaths)
+      throw InputError(where + ".id: " + std::to_string(p.id) +
+                       " is not a path of " + f.name + " (" +
+                       std::to_string(f.numPaths) + " paths)");
+    if (std::binary_search(r->testedIds.begin(), r->testedIds.end(), p.id))
+      throw InputError(where + ".id: path " + std::to_string(p.id) + " of " +
+                       f.name + " is a tested path in the metadata of " +
+                       module.module.path + ", not a residual one");
+    auto [it, added] = found[known->second].try_emplace(p.id);
+    Residual &residual = it->second;
+    if (added || p.firstSeenNs < residual.firstSeenNs) {
+      residual.firstSeenNs = p.firstSeenNs;
+      residual.thread = p.thread;
+    }
+    residual.id = p.id;
+    if (__builtin_add_overflow(residual.count, p.count, &residual.count))
+      throw InputError(where + ".count: the listings of path " +
+                       std::to_string(p.id) + " of " + f.name +
+                       " add up past 2^64 - 1 runs");
+  }
+
+  for (auto &[index, paths] : found) {
+    const FunctionMetadata &f = module.functions[index];
+    const ResidualMetadata &r = *module.residual[index];
+    const FunctionDecoder decoder(f, r);
+    DecodedFunction function{&f, &r, {}};
+    std::vector<Residual> ordered;
+    for (const auto &[id, residual] : paths)
+      ordered.push_back(residual);
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const Residual &a, const Residual &b) {
+                       return a.firstSeenNs < b.firstSeenNs;
+                     });
+    for (const Residual &residual : ordered)
+      function.paths.push_back(decoder.decode(residual));
+    decoded.distinctPaths += ordered.size();
+    decoded.functions.push_back(std::move(function));
+  }
+  std::sort(decoded.functions.begin(), decoded.functions.end(),
+            [](const DecodedFunction &a, const DecodedFunction &b) {
+              const FunctionMetadata &x = *a.metadata, &y = *b.metadata;
+              return std::tie(x.file, x.line, x.identity, x.checksum) <
+                     std::tie(y.file, y.line, y.identity, y.checksum);
+            });
+  return decoded;
+}
+
+std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
+  std::string text = pathLinesText(f, p);
+  if (p.start != "entry" || p.end != "return")
+    text += "  [" + p.start + " -> " + p.end + "]";
+  return text;
+}
+
+void showText(const DecodedReport &d, std::ostream &out) {
+  const Report &r = d.report;
+  out << displayName(r.file) << ": " << r.module << " (build-id "
+      << (r.buildId.empty() ? "none" : r.buildId) << "), pid " << r.pid
+      << ", written ";
+  if (r.reason == "signal") {
+    const std::string name = signalName(r.signal);
+    out << "on signal " << r.signal << (name.empty() ? "" : " (" + name + ")");
+  } else {
+    out << (r.reason == "exit" ? "at exit" : "on request");
+  }
+  out << " " << utcTime(r.writtenNs) << " ("
+      << sinceStart(r.writtenNs, r.startedNs) << ")\n";
+  if (d.binary != r.module)
+    out << "  metadata from " << d.binary << "\n";
+  out << "  " << plural(d.distinctPaths, "residual path", "residual paths")
+      << " in " << plural(d.functions.size(), "function", "functions")
+      << "\n";
+  if (r.droppedPaths)
+    out << "  warning: " << r.droppedPaths << " more residual path runs "
+        << "were dropped (the runtime's table of residual paths was full)\n";
+  for (const DecodedFunction &fn : d.functions) {
+    const FunctionMetadata &f = *fn.metadata;
+    out << "\n" << f.file << ":" << f.line << " " << f.name << ": "
+        << plural(fn.paths.size(), "residual path", "residual paths") << "; ";
+    if (fn.residual->policy == "untested")
+      out << "the tests never ran this function\n";
+    else if (fn.residual->policy == "stale")
+      out << "the corpus was stale for this function (" << fn.residual->stale
+          << "): all its paths are reported\n";
+    else
+      out << plural(fn.residual->testedIds.size(), "tested path",
+                    "tested paths")
+          << " of " << f.numPaths << "\n";
+    for (const DecodedPath &p : fn.paths) {
+      const Residual &x = p.residual;
+      out << "  residual path " << x.id << ": " << pathText(f, p.path)
+          << "\n    " << plural(x.count, "run", "runs") << "; first seen "
+          << utcTime(x.firstSeenNs) << " ("
+          << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
+          << x.thread << (x.thread == r.pid ? " (the main thread)" : "")
+          << "\n";
+      if (p.nearest)
+        out << "    nearest tested path " << p.nearest->id << ": "
+            << pathText(f, *p.nearest) << "\n";
+      if (p.divergence)
+        out << "    left the tested ground at " << p.divergence->text << "\n";
+    }
+  }
+}
+
+nlohmann::json outcomeJson(const FunctionMetadata &f, const Outcome &o) {
+  nlohmann::json j{{"text", o.text}};
+  if (!o.starts.empty())
+    j["starts"] = o.starts;
+  if (!o.exit.empty())
+    j["exit"] = o.exit;
+  if (o.to != kNoId) {
+    j["to_block"] = o.to;
+    j["to_lines"] = f.blocks[o.to].lines;
+    if (!f.blocks[o.to].file.empty())
+      j["to_file"] = f.blocks[o.to].file;
+  }
+  if (!o.ends.empty())
+    j["ends"] = o.ends;
+  return j;
+}
+
+nlohmann::json reportJson(const DecodedReport &d) {
+  const Report &r = d.report;
+  nlohmann::json functions = nlohmann::json::array();
+  for (const DecodedFunction &fn : d.functions) {
+    const FunctionMetadata &f = *fn.metadata;
+    nlohmann::json paths = nlohmann::json::array();
+    for (const DecodedPath &p : fn.paths) {
+      nlohmann::json j = toJson(f, p.path);
+      j["count"] = p.residual.count;
+      j["first_seen_ns"] = p.residual.firstSeenNs;
+      j["first_seen"] = utcTime(p.residual.firstSeenNs);
+      j["thread"] = p.residual.thread;
+      j["nearest_tested"] =
+          p.nearest ? toJson(f, *p.nearest) : nlohmann::json(nullptr);
+      nlohmann::json divergence = nullptr;
+      if (p.divergence) {
+        const Divergence &v = *p.divergence;
+        nlohmann::json tests = nlohmann::json::array();
+        for (const Outcome &o : v.testsTook)
+          tests.push_back(outcomeJson(f, o));
+        divergence = {{"at", v.atStart ? "start" : "branch"},
+                      {"block", v.block},
+                      {"file", v.file},
+                      {"line", v.line ? nlohmann::json(v.line)
+                                      : nlohmann::json(nullptr)},
+                      {"took", outcomeJson(f, v.took)},
+                      {"tests_took", std::move(tests)},
+                      {"text", v.text}};
+      }
+      j["divergence"] = std::move(divergence);
+      paths.push_back(std::move(j));
+    }
+    nlohmann::json j{{"identity", f.identity},
+                     {"name", f.name},
+                     {"file", f.file},
+                     {"line", f.line},
+                     {"checksum", f.checksum},
+                     {"num_paths", f.numPaths},
+                     {"policy", fn.residual->policy},
+                     {"tested_paths", fn.residual->testedIds.size()}};
+    if (fn.residual->policy == "stale")
+      j["stale"] = fn.residual->stale;
+    j["paths"] = std::move(paths);
+    functions.push_back(std::move(j));
+  }
+  nlohmann::json j{
+      {"file", displayName(r.file)},
+      {"module", r.module},
+      {"build_id",
+       r.buildId.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.buildId)},
+      {"binary", d.binary},
+      {"pid", r.pid},
+      {"started_ns", r.startedNs},
+      {"written_ns", r.writtenNs},
+      {"reason", r.reason}};
+  if (r.reason == "signal")
+    j["signal"] = r.signal;
+  j["residual_paths"] = d.distinctPaths;
+  j["dropped_paths"] = r.droppedPaths;
+  j["functions"] = std::move(functions);
+  return j;
+}
+
+int runDecode(const DecodeOptions &options) {
+  ModuleIndex modules; // the decoded reports point into it
+  std::vector<DecodedReport> decoded;
+  try {
+    std::vector<Report> reports;
+    for (const std::string &file : options.reports)
+      reports.push_back(readReport(file));
+    for (const std::string &binary : options.binaries)
+      modules.add(binary);
+    for (const Report &report : reports) {
+      try {
+        const LoadedModule &module =
+            modules.moduleFor(report.module, report.buildId, "report");
+        decoded.push_back(decodeReport(report, module));
+      } catch (const InputError &e) {
+        throw InputError(displayName(report.file) + ": " + e.what());
+      }
+    }
+  } catch (const InputError &e) {
+    // Messages start with the file they are about.
+    std::cerr << "pathcov decode: " << e.what() << '\n';
+    return kExitBadInput;
+  }
+  if (!options.json) {
+    std::ostringstream text;
+    for (size_t i = 0; i < decoded.size(); ++i) {
+      if (i)
+        text << "\n";
+      showText(decoded[i], text);
+    }
+    return writeOutput("decode", options.output, text.str());
+  }
+  nlohmann::json reports = nlohmann::json::array();
+  for (const DecodedReport &d : decoded)
+    reports.push_back(reportJson(d));
+  const nlohmann::json doc{{"format", "pathcov-decode"},
+                           {"format_version", "1.0"},
+                           {"reports", std::move(reports)}};
+  return writeOutput("decode", options.output, doc.dump(1) + "\n");
+}
+
+} // namespace
+
+void addDecodeCommand(CLI::App &app, int &exitCode) {
+  const auto options = std::make_shared<DecodeOptions>();
+  CLI::App *decode = app.add_subcommand(
+      "decode", "Show the residual paths of residual-mode reports as source "
+                "lines, each with its nearest tested path and where it left "
+                "the tested ground");
+  decode
+      ->add_option("REPORT", options->reports,
+                   "Reports (pathcov-report-*.json) of residual-mode builds")
+      ->required();
+  decode->add_option(
+      "--binary", options->binaries,
+      "The residual-mode executable or shared library that wrote a report, "
+      "found by build-id (default: the module each report names, if its "
+      "build-id matches); repeatable");
+  decode->add_flag("--json", options->json, "JSON output");
+  decode
+      ->add_option("-o,--output", options->output,
+                   "Write here; - is standard output")
+      ->capture_default_str();
+  decode->callback([options, &exitCode] { exitCode = runDecode(*options); });
+}
+
+} // namespace pathcov

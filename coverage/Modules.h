@@ -1,0 +1,59 @@
+// The instrumented modules (executables, shared libraries) whose metadata
+// the tools read: found by the build-id of the profile or report that names
+// them, read once each (moved here from CollectCommand.cc, for decode).
+#pragma once
+
+#include "pathcov/format/Corpus.h"
+#include "pathcov/format/FunctionMetadata.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+// What a residual-mode metadata record adds to the function's description
+// (plugin/Metadata.cc, docs/residual-mode.md).
+struct ResidualMetadata {
+  std::string policy;            // array, sorted, untested or stale
+  std::vector<uint64_t> testedIds; // ascending; empty for untested, stale
+  std::string stale;             // for stale: what did not match
+};
+
+struct LoadedModule {
+  CorpusModule module; // its path and build-id
+  std::vector<FunctionMetadata> functions;
+  // Per function, in the same order: its residual-mode fields, or nullopt
+  // for a record-mode (or skipped) function's record.
+  std::vector<std::optional<ResidualMetadata>> residual;
+};
+
+class ModuleIndex {
+public:
+  // Reads the module at `path` (given with --binary); modules with the
+  // same build-id are read once. Throws InputError naming the file.
+  void add(const std::string &path);
+
+  // The module a profile or report (`writer`: "profile", "report") was
+  // written by: added already (--binary) with that build-id, or at the path
+  // it names if its build-id matches. Throws InputError saying which it
+  // looked for and where.
+  const LoadedModule &moduleFor(const std::string &path,
+                                const std::string &buildId,
+                                const std::string &writer);
+
+  // Every module's functions, with no counts yet.
+  void addTo(Corpus &corpus) const;
+
+private:
+  void load(const std::string &path);
+  static std::string moduleKey(const std::string &buildId,
+                               const std::string &path);
+
+  std::map<std::string, LoadedModule> modules_;
+  size_t given_ = 0; // modules given with add()
+};
+
+} // namespace pathcov

@@ -1,0 +1,75 @@
+#include "Report.h"
+
+#include "FileIo.h"
+
+#include "pathcov/format/InputError.h"
+#include "pathcov/format/JsonFields.h"
+
+namespace pathcov {
+
+namespace {
+
+bool isLowerHex(const std::string &text) {
+  return text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+} // namespace
+
+Report readReport(const std::string &file) {
+  const nlohmann::json doc = readJsonFile(file);
+  try {
+    checkFormat(doc, "pathcov-report", 1);
+    const JsonPath top;
+    Report report;
+    report.file = file;
+    report.module = top.field<std::string>(doc, "module");
+    if (!doc.contains("build_id"))
+      throw InputError("build_id: missing");
+    report.buildId = top.optionalField<std::string>(doc, "build_id", "");
+    if (doc["build_id"].is_string() &&
+        (report.buildId.empty() || report.buildId.size() % 2 ||
+         !isLowerHex(report.buildId)))
+      throw InputError("build_id: expected lowercase hex digits, or null");
+    report.pid = top.field<uint64_t>(doc, "pid");
+    report.startedNs = top.field<uint64_t>(doc, "started_ns");
+    report.writtenNs = top.field<uint64_t>(doc, "written_ns");
+    report.reason = top.field<std::string>(doc, "reason");
+    if (report.reason != "exit" && report.reason != "signal" &&
+        report.reason != "request")
+      throw InputError("reason: unknown reason \"" + report.reason + "\"");
+    if (report.reason == "signal")
+      report.signal = top.field<uint64_t>(doc, "signal");
+    else if (doc.contains("signal"))
+      throw InputError("signal: only for reason \"signal\"");
+    const nlohmann::json &paths =
+        top.field<const nlohmann::json &>(doc, "residual_paths");
+    if (!paths.is_array())
+      throw InputError("residual_paths: expected an array");
+    for (size_t i = 0; i < paths.size(); ++i) {
+      const nlohmann::json &p = paths[i];
+      const JsonPath at = top.at("residual_paths").index(i);
+      ReportPath path;
+      path.identity = at.field<std::string>(p, "identity");
+      if (path.identity.empty())
+        throw InputError(at.name("identity") + ": expected a function identity");
+      path.checksum = at.field<std::string>(p, "checksum");
+      if (path.checksum.size() != 16 || !isLowerHex(path.checksum))
+        throw InputError(at.name("checksum") +
+                         ": expected 16 lowercase hex digits");
+      path.id = at.field<uint64_t>(p, "id");
+      path.count = at.field<uint64_t>(p, "count");
+      if (path.count == 0)
+        throw InputError(at.name("count") +
+                         ": a listed path has a count of at least 1");
+      path.firstSeenNs = at.field<uint64_t>(p, "first_seen_ns");
+      path.thread = at.field<uint64_t>(p, "thread");
+      report.residualPaths.push_back(std::move(path));
+    }
+    report.droppedPaths = top.field<uint64_t>(doc, "dropped_paths");
+    return report;
+  } catch (const InputError &e) {
+    throw InputError(displayName(file) + ": " + e.what());
+  }
+}
+
+} // namespace pathcov

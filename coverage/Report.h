@@ -1,0 +1,38 @@
+// A residual-mode report written by the runtime (docs/residual-mode.md,
+// "Reports"; schemas/report.schema.json).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+struct ReportPath {
+  std::string identity;
+  std::string checksum;
+  uint64_t id = 0;
+  uint64_t count = 0;
+  uint64_t firstSeenNs = 0; // CLOCK_REALTIME
+  uint64_t thread = 0;      // the thread that first ran it (gettid)
+};
+
+struct Report {
+  std::string file;   // where it was read from
+  std::string module; // the module's path as the process saw it
+  std::string buildId; // empty: the module has none
+  uint64_t pid = 0;
+  uint64_t startedNs = 0;
+  uint64_t writtenNs = 0;
+  std::string reason; // exit, signal or request
+  uint64_t signal = 0; // for reason signal
+  // As listed (first seen first). A function emitted by several units has
+  // a descriptor per unit: the same path can be listed more than once.
+  std::vector<ReportPath> residualPaths;
+  uint64_t droppedPaths = 0;
+};
+
+// Throws InputError naming the file and the problem.
+Report readReport(const std::string &file);
+
+} // namespace pathcov
