@@ -2,7 +2,9 @@
 # The main job, end to end, on a small multi-file C project with its own
 # test suite (testsuite/projects/calc): build it with the pathcov plugin,
 # run its tests (each naming itself in PATHCOV_TEST), collect the profiles
-# into the tested-path corpus, and show what the tests covered and missed.
+# into the tested-path corpus, and show what the tests covered and missed;
+# then build the release against the corpus (residual mode), run it "in the
+# field", and decode the report of the paths the tests never ran.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -34,7 +36,17 @@ echo "== 5. Paths of term() the tests ran, and those they never ran"
 "$pathcov" show -f term "$out/corpus.json" | sed "s|$out/calc/||"
 "$pathcov" show --untested -f term "$out/corpus.json" | tail -n +2
 
-echo
-echo "Numbering core on the PPP paper's Figure 3 (pathcov number):"
-"$pathcov" number "$top/testsuite/number/ppp-figure3.json" |
-  python3 scripts/summarize-numbering.py | sed 's/^/   /'
+echo "== 6. The release build: residual mode against the corpus"
+mkdir -p "$out/release"
+cp -a testsuite/projects/calc/. "$out/release/"
+make -s -C "$out/release" clean
+make -s -C "$out/release" CC=gcc \
+  CFLAGS="-O2 -g -fplugin=$build/plugin/pathcov.so -fplugin-arg-pathcov-mode=residual -fplugin-arg-pathcov-corpus=$out/corpus.json -fplugin-arg-pathcov-stats" \
+  LDLIBS="$build/runtime/libpathcov-rt.a -lpthread" 2>&1 | sed "s|$out/release/||"
+
+echo "== 7. In the field: expressions the tests never tried"
+PATHCOV_REPORT_DIR="$out/reports" "$out/release/calc" "7-2-1" "8/(4-4)" "2*x" || true
+ls "$out/reports" | sed 's/^/   /'
+
+echo "== 8. pathcov decode: the untested paths the field run took"
+"$pathcov" decode "$out"/reports/*.json | sed "s|$out/release/||"
