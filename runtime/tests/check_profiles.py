@@ -438,14 +438,16 @@ def scenario_install(a, tmp):
                           "checksum": "0000000000000000"}])
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    for option in ("prog", "badabi", "empty", "shlib", "useslib", "dlopen",
-                   "build-dir", "cmake", "consumer-source"):
+def run_scenario(description, options, scope):
+    """Runs the scenario named on the command line: the function
+    scenario_NAME of `scope` (a module's globals), given the parsed
+    --OPTIONS (each required) and a fresh temporary directory."""
+    parser = argparse.ArgumentParser(description=description)
+    for option in options:
         parser.add_argument(f"--{option}", required=True)
     parser.add_argument("scenario")
     a = parser.parse_args()
-    scenario = globals().get("scenario_" + a.scenario.replace("-", "_"))
+    scenario = scope.get("scenario_" + a.scenario.replace("-", "_"))
     if scenario is None:
         parser.error(f"unknown scenario {a.scenario}")
     with tempfile.TemporaryDirectory(prefix="pathcov-rt-") as tmp:
@@ -459,4 +461,6 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_scenario(__doc__, ("prog", "badabi", "empty", "shlib",
+                                    "useslib", "dlopen", "build-dir", "cmake",
+                                    "consumer-source"), globals()))

@@ -5,7 +5,6 @@ code, see fake_plugin.h) and checks the reports they write
 
 Usage: check_reports.py --residual P ... SCENARIO; exits non-zero on
 failure."""
-import argparse
 import collections
 import json
 import os
@@ -14,12 +13,11 @@ import resource
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
 from check_profiles import (Failure, build_id, check_profile, expect, files,
-                            function, load, profile_name)
+                            function, load, profile_name, run_scenario)
 
 REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
                "started_ns", "written_ns", "reason", "residual_paths",
@@ -432,24 +430,6 @@ def scenario_dlopen(a, tmp):
                  "exit", [("lib_untested", 55, 1)])
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__)
-    for option in ("residual", "mixed", "reslib", "resuseslib", "resdlopen"):
-        parser.add_argument(f"--{option}", required=True)
-    parser.add_argument("scenario")
-    a = parser.parse_args()
-    scenario = globals().get("scenario_" + a.scenario.replace("-", "_"))
-    if scenario is None:
-        parser.error(f"unknown scenario {a.scenario}")
-    with tempfile.TemporaryDirectory(prefix="pathcov-rt-") as tmp:
-        try:
-            scenario(a, tmp)
-        except Failure as e:
-            print(f"FAIL {a.scenario}: {e}", file=sys.stderr)
-            return 1
-    print(f"ok {a.scenario}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_scenario(__doc__, ("residual", "mixed", "reslib",
+                                    "resuseslib", "resdlopen"), globals()))
