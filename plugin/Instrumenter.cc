@@ -161,9 +161,11 @@ private:
   // (insertCheckBranches): a hit counts in the slot, a miss goes out of line
   // to the runtime.
   void checkTable(tree index, tree id) {
-    tree count = element(index, 1, 2);
+    // abi.h: the ids, then their counts; a count is its id's address plus
+    // a constant, which the address arithmetic folds in.
+    tree count = element(index, tables_.bound + 1, 1);
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    add(gimple_build_assign(slot, element(index, 0, 2)));
+    add(gimple_build_assign(slot, element(index, 0, 1)));
     checks_.push_back({gimple_seq_last_stmt(seq_), slot, id, count});
   }
 

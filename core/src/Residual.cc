@@ -70,26 +70,21 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
   } catch (const NumberingOverflow &) {
     // A PPP weight past 64 bits: the sorted table needs no PPP numbering.
   }
-  const auto pair = [&plan](uint64_t id) {
-    plan.table.push_back(id);
-    plan.table.push_back(0);
-  };
   if (array) {
     plan.policy = ResidualPolicy::Array;
     plan.tableSize = plan.ppp.intervalSize;
     std::vector<uint64_t> byPpp(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
       byPpp[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
-    for (uint64_t id : byPpp)
-      pair(id);
+    plan.table = byPpp;
   } else {
     plan.policy = ResidualPolicy::Sorted;
     plan.ppp = PppNumbering();
     plan.tableSize = tested.size();
-    for (uint64_t id : tested)
-      pair(id);
+    plan.table = tested;
   }
-  pair(kNoPath);
+  plan.table.push_back(kNoPath);
+  plan.table.resize(2 * (plan.tableSize + 1), 0); // the counts
   plan.chords = computeChordIncrements(
       numbered.dag, numbered.ballLarus,
       array ? plan.ppp.weight : std::vector<int64_t>{});

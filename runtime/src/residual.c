@@ -200,20 +200,21 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
   if (!is_residual(fn))
     return;
-  uint64_t *pairs = fn->counters; /* {id, count}, ascending ids */
-  uint64_t n = pairs ? fn->table_size : 0;
+  /* abi.h: table_size ascending ids, one more, then their counts. */
+  uint64_t *ids = fn->counters;
+  uint64_t n = ids ? fn->table_size : 0;
   if (n > 0) {
-    /* The last pair whose id <= id (or the first pair), branch-free: the
-     * loop runs ceil(log2 n) times whatever id is, with a conditional move
-     * instead of a branch the processor cannot predict. */
+    /* The last id <= id (or the first), branch-free: the loop runs
+     * ceil(log2 n) times whatever id is, with a conditional move instead
+     * of a branch the processor cannot predict. */
     uint64_t lo = 0;
-    while (n > 1) { /* the pair is in [lo, lo + n) */
+    while (n > 1) { /* the id is in [lo, lo + n) */
       uint64_t half = n / 2;
-      lo = pairs[2 * (lo + half)] <= id ? lo + half : lo;
+      lo = ids[lo + half] <= id ? lo + half : lo;
       n -= half;
     }
-    if (pairs[2 * lo] == id) {
-      uint64_t *count = &pairs[2 * lo + 1];
+    if (ids[lo] == id) {
+      uint64_t *count = &ids[fn->table_size + 1 + lo];
       if (fn->flags & PATHCOV_FN_ATOMIC)
         __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
       else

@@ -5,7 +5,7 @@
  *
  * Record mode: FAKE_FUNCTION, fake_enter, fake_path. Residual mode
  * (docs/residual-mode.md): FAKE_RESIDUAL with a table of {Ball-Larus id,
- * count} pairs built by hand, fake_residual_end at each path end. */
+ * count} tables built by hand, fake_residual_end at each path end. */
 #ifndef PATHCOV_TESTS_FAKE_PLUGIN_H
 #define PATHCOV_TESTS_FAKE_PLUGIN_H
 
@@ -24,10 +24,10 @@
       __attribute__((section("pathcov_functions"), used)) = &var
 
 /* A residual-mode function. flags_ holds PATHCOV_FN_RESIDUAL and the
- * policy's flags; pairs_ (uint64_t[table_size_ + 1][2], or 0 for untested
- * and stale functions) the tested paths: indexed by PPP id, the last id
- * UINT64_MAX (array), or sorted by id (PATHCOV_FN_SORTED). */
-#define FAKE_RESIDUAL(var, identity_, checksum_, num_paths_, flags_, pairs_, \
+ * policy's flags; table_ (uint64_t[2][table_size_ + 1]: the ids, then their
+ * counts; or 0 for untested and stale functions) the tested paths: indexed
+ * by PPP id, the last id UINT64_MAX (array), or sorted (PATHCOV_FN_SORTED). */
+#define FAKE_RESIDUAL(var, identity_, checksum_, num_paths_, flags_, table_, \
                       table_size_)                                           \
   static struct pathcov_function var = {                                     \
       .abi_version = PATHCOV_ABI_VERSION,                                    \
@@ -35,7 +35,7 @@
       .cfg_checksum = (checksum_),                                           \
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \
-      .counters = (uint64_t *)(pairs_),                                      \
+      .counters = (uint64_t *)(table_),                                      \
       .table_size = (table_size_)};                                          \
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
@@ -76,8 +76,8 @@ static inline void fake_residual_end(struct pathcov_function *fn,
     __pathcov_residual_lookup(fn, bl);
   } else { /* array: i = min(ppp, size) */
     uint64_t i = ppp < fn->table_size ? ppp : fn->table_size;
-    if (fn->counters[2 * i] == bl)
-      fake_bump(&fn->counters[2 * i + 1], fn->flags);
+    if (fn->counters[i] == bl)
+      fake_bump(&fn->counters[fn->table_size + 1 + i], fn->flags);
     else
       __pathcov_residual_path(fn, bl);
   }

@@ -6,7 +6,7 @@
 
 static uint64_t rec_counters[4 + 1];
 FAKE_FUNCTION(fn_rec, "recorded", 4, 0, rec_counters);
-static uint64_t res_table[2 + 1][2] = {{1, 0}, {2, 0}, {UINT64_MAX, 0}};
+static uint64_t res_table[2][2 + 1] = {{1, 2, UINT64_MAX}};
 FAKE_RESIDUAL(fn_res, "residual", 0x0123456789abcdefull, 4, 0, res_table, 2);
 static struct pathcov_function fn_old = {
     .abi_version = 1, .flags = PATHCOV_FN_RESIDUAL, .num_paths = 4,

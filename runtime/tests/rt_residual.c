@@ -17,19 +17,16 @@
 #include "fake_plugin.h"
 
 /* array: PPP ids 0..3 are the tested Ball-Larus ids 3, 7, 11, 19. */
-static uint64_t arr_table[4 + 1][2] = {{3, 0}, {7, 0}, {11, 0}, {19, 0},
-                                       {UINT64_MAX, 0}};
+static uint64_t arr_table[2][4 + 1] = {{3, 7, 11, 19, UINT64_MAX}};
 FAKE_RESIDUAL(fn_arr, "_Z5parsePKc", 0x8d3c41a0e9b2f7c5ull, 20, 0, arr_table,
               4);
-/* sorted: tested ids 2, 10, 500, 501, 998; the last pair is unused (the
- * plugin makes it {UINT64_MAX, 0}, core/Residual.h). */
-static uint64_t sorted_table[5 + 1][2] = {
-    {2, 0}, {10, 0}, {500, 0}, {501, 0}, {998, 0}, {UINT64_MAX, 0}};
+/* sorted: tested ids 2, 10, 500, 501, 998; the last id is never read (the
+ * plugin makes it UINT64_MAX, core/Residual.h). */
+static uint64_t sorted_table[2][5 + 1] = {{2, 10, 500, 501, 998, UINT64_MAX}};
 FAKE_RESIDUAL(fn_sorted, "sorted_fn", 0x1111111111111111ull, 1000,
               PATHCOV_FN_SORTED, sorted_table, 5);
 /* sorted and atomic: tested ids 1, 4, 9. */
-static uint64_t atomic_table[3 + 1][2] = {{1, 0}, {4, 0}, {9, 0},
-                                          {UINT64_MAX, 0}};
+static uint64_t atomic_table[2][3 + 1] = {{1, 4, 9, UINT64_MAX}};
 FAKE_RESIDUAL(fn_atomic, "sorted_atomic", 0x2222222222222222ull, 16,
               PATHCOV_FN_SORTED | PATHCOV_FN_ATOMIC, atomic_table, 3);
 FAKE_RESIDUAL(fn_untested, "untested_fn", 0x3333333333333333ull, 64, 0, 0, 0);
@@ -41,7 +38,7 @@ FAKE_RESIDUAL(fn_weird, "src/w\"eird\\.c:f\n\x01\xff\xc3\xa9",
 FAKE_RESIDUAL(fn_many, "many", 0x5555555555555555ull, 1ull << 40, 0, 0, 0);
 FAKE_RESIDUAL(fn_hot, "hot", 0x6666666666666666ull, 1000, 0, 0, 0);
 /* For the benchmark: 1024 tested ids 0, 3, 6, ... */
-static uint64_t bench_table[1024 + 1][2];
+static uint64_t bench_table[2][1024 + 1];
 FAKE_RESIDUAL(fn_bench, "bench_sorted", 0x7777777777777777ull, 4096,
               PATHCOV_FN_SORTED, bench_table, 1024);
 
@@ -55,7 +52,8 @@ static void print_table(const char *name, const struct pathcov_function *fn,
                         uint64_t pairs) {
   printf("%s", name);
   for (uint64_t i = 0; i < pairs; ++i)
-    printf(" %llu", (unsigned long long)fn->counters[2 * i + 1]);
+    printf(" %llu",
+           (unsigned long long)fn->counters[fn->table_size + 1 + i]);
   printf("\n");
 }
 
@@ -125,8 +123,8 @@ __attribute__((noinline)) static void baseline(uint64_t *counter) {
 
 static void bench(void) {
   for (uint64_t i = 0; i < 1024; ++i)
-    bench_table[i][0] = 3 * i;
-  bench_table[1024][0] = UINT64_MAX;
+    bench_table[0][i] = 3 * i;
+  bench_table[0][1024] = UINT64_MAX;
   MEASURE("baseline_atomic_call", BASELINE, {
     for (int i = 0; i < BASELINE; ++i)
       baseline(&baseline_count);
@@ -157,7 +155,7 @@ static void bench(void) {
   });
   uint64_t hits = 0;
   for (int i = 0; i < 1024; ++i)
-    hits += bench_table[i][1] == LOOKUPS / 1024;
+    hits += bench_table[1][i] == LOOKUPS / 1024;
   printf("sorted_exact %llu\n", (unsigned long long)hits);
 }
 

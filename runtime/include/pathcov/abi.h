@@ -40,11 +40,12 @@ struct pathcov_function {
    * ids out of range (instrumented code clamps the id to num_paths:
    * branch-free, never out of bounds; the runtime reports that counter as
    * invalid_ids). 0 when hashed.
-   * Residual mode: table_size + 1 pairs {Ball-Larus id, count}. Indexed by
-   * PPP id (the last pair's id is UINT64_MAX, which no path has: a PPP id
-   * clamped to table_size always misses), or, with PATHCOV_FN_SORTED,
-   * sorted by Ball-Larus id (the last pair {UINT64_MAX, 0} then too, and
-   * never read). 0 when no path of the function was tested. */
+   * Residual mode: table_size + 1 Ball-Larus ids, then their table_size + 1
+   * counts (so a count is its id's address plus a constant). Indexed by PPP
+   * id (the last id is UINT64_MAX, which no path has: a PPP id clamped to
+   * table_size always misses), or, with PATHCOV_FN_SORTED, sorted (the last
+   * id UINT64_MAX too, never read). 0 when no path of the function was
+   * tested. */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
   void *runtime;         /* owned by the runtime (hashed paths, the last

@@ -37,10 +37,10 @@ struct ResidualPlan {
   std::vector<uint64_t> tested; // the tested ids, ascending
   PppNumbering ppp;             // Array only
   ChordPlacement chords;        // both registers (PPP increments 0 unless Array)
-  // The table of {Ball-Larus id, count} pairs the instrumentation indexes,
-  // flattened: tableSize + 1 pairs, the last one {kNoPath, 0}. Array: pair
-  // k holds the tested path whose PPP id is k, or kNoPath. Sorted: the
-  // tested ids ascending. Empty for Untested and Stale.
+  // The table the instrumentation indexes: tableSize + 1 Ball-Larus ids,
+  // the last kNoPath, then as many counts (0). Array: id k is the tested
+  // path whose PPP id is k, or kNoPath. Sorted: the tested ids ascending.
+  // Empty for Untested and Stale.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
 };
