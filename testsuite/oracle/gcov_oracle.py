@@ -68,15 +68,12 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must  # noqa: E402
+
 EARLY_FLAGS = ["-fno-early-inlining", "-fno-optimize-sibling-calls"]
 
 
-def must(cmd, what, **kwargs):
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {shlex.join(cmd)}\n{result.stdout}"
-                 f"{result.stderr}")
-    return result
 
 
 def build(args, work, flags, extra_compile, extra_link):

@@ -18,20 +18,16 @@ import argparse
 import json
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must  # noqa: E402
+
 MARKER = re.compile(r"//\s*@(\w+)")
 
 
-def must(cmd, what, **kwargs):
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {shlex.join(cmd)}\n{result.stdout}"
-                 f"{result.stderr}")
-    return result
 
 
 def markers(source):
