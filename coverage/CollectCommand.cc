@@ -91,6 +91,8 @@ int runCollect(const CollectOptions &options) {
     std::vector<std::pair<Profile, const std::vector<FunctionMetadata> *>> read;
     for (const std::string &file : files) {
       Profile profile = readProfile(file);
+      corpus.profileIds.insert( // for pathcov merge (docs/merge.md)
+          profileId(profile.buildId, file, readInput(file)));
       const std::vector<FunctionMetadata> *functions;
       try {
         functions =

@@ -172,7 +172,8 @@ int runShow(const ShowOptions &options) {
   std::ostringstream text;
   nlohmann::json functions = nlohmann::json::array();
   try {
-    const Corpus corpus = readCorpus(readJsonFile(options.corpus));
+    // The file is named once, by reportError below.
+    const Corpus corpus = readCorpus(parseJson(readInput(options.corpus)));
     for (const CorpusFunction *f : inSourceOrder(corpus)) {
       if (!selected(options, f->metadata))
         continue;

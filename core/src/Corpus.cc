@@ -11,6 +11,59 @@ namespace pathcov {
 
 FunctionKey keyOf(const FunctionMetadata &f) { return {f.identity, f.checksum}; }
 
+uint64_t fnv1a64(const std::string &bytes) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const unsigned char c : bytes) {
+    hash ^= c;
+    hash *= 0x100000001b3ull;
+  }
+  return hash;
+}
+
+std::string profileId(const std::string &buildId, const std::string &file,
+                      const std::string &content) {
+  const size_t slash = file.rfind('/');
+  return (buildId.empty() ? "-" : buildId) + ":" +
+         (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" +
+         hex64(fnv1a64(content));
+}
+
+std::string reportId(const std::string &buildId, uint64_t pid,
+                     uint64_t startedNs, uint64_t writtenNs) {
+  return (buildId.empty() ? "-" : buildId) + ":" + std::to_string(pid) + ":" +
+         std::to_string(startedNs) + ":" + std::to_string(writtenNs);
+}
+
+std::string whySetAside(const Corpus &corpus, const FieldKey &path) {
+  const auto &[identity, checksum, id] = path;
+  const auto known = corpus.functions.find({identity, checksum});
+  if (known != corpus.functions.end()) {
+    const FunctionMetadata &f = known->second.metadata;
+    if (!f.skipped.empty())
+      return "the corpus has the function uninstrumented (" + f.skipped + ")";
+    if (id >= f.numPaths)
+      return "path id " + std::to_string(id) + " is not a path of the function (" +
+             std::to_string(f.numPaths) + " paths)";
+    return "";
+  }
+  std::string others;
+  bool uninstrumented = false;
+  for (auto it = corpus.functions.lower_bound({identity, ""});
+       it != corpus.functions.end() && it->first.first == identity; ++it) {
+    if (it->first.second.empty()) {
+      uninstrumented = true;
+      continue;
+    }
+    others += (others.empty() ? "" : ", ") + it->first.second;
+  }
+  if (!others.empty())
+    return "the function changed since the report's build: the corpus has it "
+           "with checksum " + others;
+  if (uninstrumented)
+    return "the corpus has the function uninstrumented";
+  return "the corpus has no function " + identity;
+}
+
 uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,
                           uint64_t callsAndResumes,
                           const std::map<uint64_t, TestedPath> &paths) {
@@ -40,7 +93,56 @@ std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
   return ordered;
 }
 
+namespace {
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+} // namespace
+
 nlohmann::json toJson(const Corpus &corpus) {
+  // Field paths: attributed to their function, or set aside with why.
+  std::map<FunctionKey, nlohmann::json> fieldPaths;
+  nlohmann::json setAside = nlohmann::json::array();
+  for (const auto &[path, seen] : corpus.field) {
+    const auto &[identity, checksum, id] = path;
+    const std::string why = whySetAside(corpus, path);
+    if (!why.empty()) {
+      for (const auto &[report, s] : seen)
+        setAside.push_back({{"identity", identity},
+                            {"checksum", checksum},
+                            {"id", id},
+                            {"report", report},
+                            {"count", s.count},
+                            {"first_seen_ns", s.firstSeenNs},
+                            {"why", why}});
+      continue;
+    }
+    uint64_t count = 0, first = UINT64_MAX, last = 0;
+    std::set<std::string> buildIds;
+    nlohmann::json sightings = nlohmann::json::array();
+    for (const auto &[report, s] : seen) {
+      count = saturatingAdd(count, s.count);
+      first = std::min(first, s.firstSeenNs);
+      last = std::max(last, s.firstSeenNs);
+      const auto r = corpus.reports.find(report);
+      if (r != corpus.reports.end() && !r->second.buildId.empty())
+        buildIds.insert(r->second.buildId);
+      sightings.push_back(
+          {{"report", report}, {"count", s.count}, {"first_seen_ns", s.firstSeenNs}});
+    }
+    nlohmann::json &list = fieldPaths[{identity, checksum}];
+    if (list.is_null())
+      list = nlohmann::json::array();
+    list.push_back({{"id", id},
+                    {"count", count},
+                    {"reports", seen.size()},
+                    {"build_ids", buildIds},
+                    {"first_seen_ns", first},
+                    {"last_seen_ns", last},
+                    {"seen", std::move(sightings)}});
+  }
   nlohmann::json modules = nlohmann::json::array();
   for (const CorpusModule &m : corpus.modules)
     modules.push_back({{"path", m.path},
@@ -59,14 +161,36 @@ nlohmann::json toJson(const Corpus &corpus) {
       j["invalid_ids"] = f->invalidIds;
       j["dropped"] = f->dropped;
       j["paths"] = std::move(paths);
+      const auto field = fieldPaths.find(keyOf(f->metadata));
+      if (field != fieldPaths.end())
+        j["field_paths"] = std::move(field->second);
     }
     functions.push_back(std::move(j));
   }
-  return {{"format", "pathcov-corpus"},
-          {"format_version", "1.0"},
-          {"modules", std::move(modules)},
-          {"profiles", corpus.profiles},
-          {"functions", std::move(functions)}};
+  nlohmann::json doc = {{"format", "pathcov-corpus"},
+                        {"format_version", "1.1"},
+                        {"modules", std::move(modules)},
+                        {"profiles", corpus.profiles}};
+  if (!corpus.profileIds.empty())
+    doc["profile_ids"] = corpus.profileIds;
+  if (!corpus.reports.empty()) {
+    nlohmann::json reports = nlohmann::json::array();
+    for (const auto &[id, r] : corpus.reports)
+      reports.push_back(
+          {{"id", id},
+           {"module", r.module},
+           {"build_id", r.buildId.empty() ? nlohmann::json() : nlohmann::json(r.buildId)},
+           {"pid", r.pid},
+           {"started_ns", r.startedNs},
+           {"written_ns", r.writtenNs},
+           {"reason", r.reason},
+           {"dropped_paths", r.droppedPaths}});
+    doc["reports"] = std::move(reports);
+  }
+  doc["functions"] = std::move(functions);
+  if (!setAside.empty())
+    doc["set_aside"] = std::move(setAside);
+  return doc;
 }
 
 TestedPathIndex readTestedPaths(const nlohmann::json &doc) {
@@ -83,7 +207,15 @@ TestedPathIndex readTestedPaths(const nlohmann::json &doc) {
     const auto paths = at.field<std::vector<nlohmann::json>>(f, "paths");
     for (size_t k = 0; k < paths.size(); ++k)
       tested.ids.push_back(at.at("paths").index(k).field<uint64_t>(paths[k], "id"));
+    // Field-observed paths are interesting too (docs/merge.md).
+    const auto field =
+        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {});
+    for (size_t k = 0; k < field.size(); ++k)
+      tested.ids.push_back(
+          at.at("field_paths").index(k).field<uint64_t>(field[k], "id"));
     std::sort(tested.ids.begin(), tested.ids.end());
+    tested.ids.erase(std::unique(tested.ids.begin(), tested.ids.end()),
+                     tested.ids.end());
     index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
   }
   return index;
@@ -99,6 +231,56 @@ Corpus readCorpus(const nlohmann::json &doc) {
         {top.at("modules").field<std::string>(m, "path"),
          top.at("modules").optionalField<std::string>(m, "build_id", "")});
   corpus.profiles = top.field<uint64_t>(doc, "profiles");
+  corpus.profileIds =
+      top.optionalField<std::set<std::string>>(doc, "profile_ids", {});
+  const auto reports =
+      top.optionalField<std::vector<nlohmann::json>>(doc, "reports", {});
+  for (size_t i = 0; i < reports.size(); ++i) {
+    const JsonPath at = top.at("reports").index(i);
+    const nlohmann::json &r = reports[i];
+    MergedReport report;
+    const std::string id = at.field<std::string>(r, "id");
+    report.module = at.field<std::string>(r, "module");
+    if (!r.contains("build_id"))
+      throw InputError(at.name("build_id") + ": missing");
+    report.buildId = at.optionalField<std::string>(r, "build_id", "");
+    report.pid = at.field<uint64_t>(r, "pid");
+    report.startedNs = at.field<uint64_t>(r, "started_ns");
+    report.writtenNs = at.field<uint64_t>(r, "written_ns");
+    report.reason = at.field<std::string>(r, "reason");
+    report.droppedPaths = at.field<uint64_t>(r, "dropped_paths");
+    if (id != reportId(report.buildId, report.pid, report.startedNs,
+                       report.writtenNs))
+      throw InputError(at.name("id") + ": \"" + id +
+                       "\" is not the id of the report it describes");
+    if (!corpus.reports.emplace(id, std::move(report)).second)
+      throw InputError(at.name("id") + ": report " + id + " is listed twice");
+  }
+  // One report's sighting of a path, from field_paths[].seen or set_aside.
+  const auto addSighting = [&](const JsonPath &at, const FieldKey &path,
+                               const std::string &report, FieldSighting s) {
+    if (!corpus.reports.count(report))
+      throw InputError(at.name("report") + ": " + report +
+                       " is not in reports");
+    if (s.count == 0)
+      throw InputError(at.name("count") + ": a listed path ran at least once");
+    if (!corpus.field[path].emplace(report, s).second)
+      throw InputError(at.where() + ": path " + std::to_string(std::get<2>(path)) +
+                       " of " + std::get<0>(path) + " is listed twice for report " +
+                       report);
+  };
+  const auto setAside =
+      top.optionalField<std::vector<nlohmann::json>>(doc, "set_aside", {});
+  for (size_t i = 0; i < setAside.size(); ++i) {
+    const JsonPath at = top.at("set_aside").index(i);
+    const nlohmann::json &e = setAside[i];
+    addSighting(at,
+                {at.field<std::string>(e, "identity"),
+                 at.field<std::string>(e, "checksum"), at.field<uint64_t>(e, "id")},
+                at.field<std::string>(e, "report"),
+                {at.field<uint64_t>(e, "count"),
+                 at.field<uint64_t>(e, "first_seen_ns")});
+  }
   const nlohmann::json &functions =
       top.field<const nlohmann::json &>(doc, "functions");
   if (!functions.is_array())
@@ -137,6 +319,26 @@ Corpus readCorpus(const nlohmann::json &doc) {
         if (!f.paths.emplace(id, tested).second)
           throw InputError(p.name("id") + ": path " + std::to_string(id) +
                            " is listed twice");
+      }
+      const auto field =
+          at.optionalField<std::vector<nlohmann::json>>(j, "field_paths", {});
+      for (size_t k = 0; k < field.size(); ++k) {
+        const JsonPath p = at.at("field_paths").index(k);
+        const uint64_t id = p.field<uint64_t>(field[k], "id");
+        if (id >= f.metadata.numPaths)
+          throw InputError(p.name("id") + ": " + std::to_string(id) +
+                           " is not a path of " + f.metadata.identity + " (" +
+                           std::to_string(f.metadata.numPaths) + " paths)");
+        const auto seen = p.field<std::vector<nlohmann::json>>(field[k], "seen");
+        if (seen.empty())
+          throw InputError(p.name("seen") + ": a field path was seen at least once");
+        for (size_t n = 0; n < seen.size(); ++n) {
+          const JsonPath q = p.at("seen").index(n);
+          addSighting(q, {f.metadata.identity, f.metadata.checksum, id},
+                      q.field<std::string>(seen[n], "report"),
+                      {q.field<uint64_t>(seen[n], "count"),
+                       q.field<uint64_t>(seen[n], "first_seen_ns")});
+        }
       }
     }
     const FunctionKey key = keyOf(f.metadata);

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -43,11 +44,53 @@ struct CorpusModule {
 // another shape is another function.
 using FunctionKey = std::pair<std::string, std::string>;
 
+// Field observations (`pathcov merge`, docs/merge.md): one report's view of
+// one residual path (its counts added up over comdat copies).
+struct FieldSighting {
+  uint64_t count = 0;
+  uint64_t firstSeenNs = 0;
+};
+
+// A report folded into the corpus: its provenance record.
+struct MergedReport {
+  std::string module;
+  std::string buildId; // empty: none
+  uint64_t pid = 0;
+  uint64_t startedNs = 0;
+  uint64_t writtenNs = 0;
+  std::string reason;
+  uint64_t droppedPaths = 0;
+};
+
+// A field path: (identity, checksum, Ball-Larus id).
+using FieldKey = std::tuple<std::string, std::string, uint64_t>;
+
 struct Corpus {
   std::vector<CorpusModule> modules;
   uint64_t profiles = 0;
   std::map<FunctionKey, CorpusFunction> functions;
+  // The profiles whose counts the corpus holds (see profileId); empty in a
+  // corpus written before format 1.1.
+  std::set<std::string> profileIds;
+  // The reports merged in, by report id (see reportId).
+  std::map<std::string, MergedReport> reports;
+  // Every merged report's residual paths, attributed to a function or set
+  // aside (toJson decides, from `functions`): path -> report id -> sighting.
+  std::map<FieldKey, std::map<std::string, FieldSighting>> field;
 };
+
+// FNV-1a, 64 bits.
+uint64_t fnv1a64(const std::string &bytes);
+// "BUILD_ID:FILE_NAME:CONTENT_HASH" ("-" for no build-id): a profile's id.
+std::string profileId(const std::string &buildId, const std::string &file,
+                      const std::string &content);
+// "BUILD_ID:PID:STARTED_NS:WRITTEN_NS" ("-" for no build-id): a report's id.
+std::string reportId(const std::string &buildId, uint64_t pid,
+                     uint64_t startedNs, uint64_t writtenNs);
+
+// Why a field path cannot be attributed to a function of the corpus, or ""
+// if it can (same identity and checksum, instrumented, id in range).
+std::string whySetAside(const Corpus &corpus, const FieldKey &path);
 
 FunctionKey keyOf(const FunctionMetadata &f);
 
@@ -65,7 +108,10 @@ nlohmann::json toJson(const Corpus &corpus);
 
 // What a residual-mode build needs of a corpus, read without rebuilding
 // each function's graph: per identity, each CFG checksum it was recorded
-// with and the Ball-Larus ids of its tested paths (ascending).
+// with and the Ball-Larus ids of its interesting paths (ascending, no
+// duplicates): interesting = tested (paths) and field-observed
+// (field_paths, from `pathcov merge`), so a release build does not flag
+// again what the field already reported.
 struct TestedPaths {
   std::string checksum;
   std::vector<uint64_t> ids;

@@ -1,0 +1,229 @@
+#include "MergeCommand.h"
+
+#include "ExitCodes.h"
+#include "FileIo.h"
+#include "Report.h"
+
+#include "pathcov/format/Corpus.h"
+#include "pathcov/format/InputError.h"
+#include "pathcov/format/JsonFields.h"
+
+#include <CLI/CLI.hpp>
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <iostream>
+#include <memory>
+#include <set>
+
+namespace pathcov {
+
+namespace {
+
+struct MergeOptions {
+  std::vector<std::string> inputs;
+  std::string output = "-";
+  bool quiet = false;
+};
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return a + b < a ? UINT64_MAX : a + b;
+}
+
+// Files named directly, and every *.json file of named directories.
+std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
+  std::vector<std::string> files;
+  for (const std::string &input : inputs) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(input, error)) {
+      files.push_back(input);
+      continue;
+    }
+    std::vector<std::string> inDirectory;
+    for (const auto &entry : std::filesystem::directory_iterator(input, error))
+      if (entry.path().extension() == ".json" && !entry.is_directory())
+        inDirectory.push_back(entry.path().string());
+    if (error)
+      throw InputError(input + ": cannot list: " + error.message());
+    if (inDirectory.empty())
+      throw InputError(input + ": no *.json corpus or report in the directory");
+    std::sort(inDirectory.begin(), inDirectory.end());
+    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
+  }
+  return files;
+}
+
+bool hasTestedData(const Corpus &corpus) {
+  if (corpus.profiles > 0)
+    return true;
+  for (const auto &[key, f] : corpus.functions)
+    if (f.calls || f.resumes || f.invalidIds || f.dropped || !f.paths.empty())
+      return true;
+  return false;
+}
+
+// Tested counts add up once per profile: an input whose profiles are all in
+// already adds nothing, one whose profiles are all new adds its counts, and
+// one that shares some (not all) of its profiles cannot be merged without
+// counting those twice.
+void foldCorpus(Corpus &out, const Corpus &in, const nlohmann::json &doc,
+                const std::string &file) {
+  for (const auto &[key, f] : in.functions) {
+    const auto [it, added] = out.functions.try_emplace(key);
+    if (added)
+      it->second.metadata = f.metadata;
+  }
+  std::set<std::string> ids = in.profileIds;
+  if (ids.empty() && hasTestedData(in)) // a corpus from before format 1.1
+    ids.insert("corpus:" + hex64(fnv1a64(doc.dump())));
+  size_t shared = 0;
+  for (const std::string &id : ids)
+    shared += out.profileIds.count(id);
+  if (shared > 0 && shared < ids.size())
+    throw InputError(displayName(file) + ": shares " + std::to_string(shared) +
+                     " of its " + std::to_string(ids.size()) +
+                     " profiles with the inputs before it: merging it would "
+                     "count them twice (merge the corpora it was made from)");
+  if (shared == 0 && !ids.empty()) {
+    out.profileIds.insert(ids.begin(), ids.end());
+    out.profiles = saturatingAdd(out.profiles, in.profiles);
+    for (const auto &[key, f] : in.functions) {
+      CorpusFunction &o = out.functions.at(key);
+      o.calls = saturatingAdd(o.calls, f.calls);
+      o.resumes = saturatingAdd(o.resumes, f.resumes);
+      o.interrupted = saturatingAdd(o.interrupted, f.interrupted);
+      o.invalidIds = saturatingAdd(o.invalidIds, f.invalidIds);
+      o.dropped = saturatingAdd(o.dropped, f.dropped);
+      for (const auto &[id, path] : f.paths) {
+        TestedPath &p = o.paths[id];
+        p.count = saturatingAdd(p.count, path.count);
+        p.tests.insert(path.tests.begin(), path.tests.end());
+      }
+    }
+  }
+  for (const auto &[id, report] : in.reports)
+    out.reports.emplace(id, report);
+  for (const auto &[path, seen] : in.field) {
+    auto &o = out.field[path];
+    for (const auto &[report, s] : seen)
+      o.emplace(report, s); // the same report id: the same sighting
+  }
+}
+
+void foldReport(Corpus &out, const Report &r) {
+  const std::string id = reportId(r.buildId, r.pid, r.startedNs, r.writtenNs);
+  if (!out.reports
+           .emplace(id, MergedReport{r.module, r.buildId, r.pid, r.startedNs,
+                                     r.writtenNs, r.reason, r.droppedPaths})
+           .second)
+    return; // merged already
+  // A path listed once per comdat copy of its function: one sighting.
+  std::map<FieldKey, FieldSighting> sightings;
+  for (const ReportPath &p : r.residualPaths) {
+    const auto [it, added] = sightings.try_emplace(
+        FieldKey{p.identity, p.checksum, p.id}, FieldSighting{p.count, p.firstSeenNs});
+    if (!added) {
+      it->second.count = saturatingAdd(it->second.count, p.count);
+      it->second.firstSeenNs = std::min(it->second.firstSeenNs, p.firstSeenNs);
+    }
+  }
+  for (const auto &[path, s] : sightings)
+    out.field[path][id] = s;
+}
+
+// A progress bar on standard error, only on a terminal, at most ten
+// updates a second.
+class Progress {
+public:
+  Progress(bool enabled, size_t total)
+      : enabled_(enabled && isatty(2) && total > 1), total_(total) {}
+  void step(size_t done) {
+    if (!enabled_)
+      return;
+    const auto now = std::chrono::steady_clock::now();
+    if (done != total_ && now - last_ < std::chrono::milliseconds(100))
+      return;
+    last_ = now;
+    const size_t width = 30, filled = width * done / total_;
+    std::cerr << "\rpathcov merge: [" << std::string(filled, '#')
+              << std::string(width - filled, ' ') << "] " << done << '/'
+              << total_ << " inputs" << std::flush;
+    shown_ = true;
+  }
+  ~Progress() {
+    if (shown_)
+      std::cerr << "\r\033[K" << std::flush;
+  }
+
+private:
+  bool enabled_;
+  size_t total_;
+  bool shown_ = false;
+  std::chrono::steady_clock::time_point last_{};
+};
+
+int runMerge(const MergeOptions &options) {
+  Corpus out;
+  try {
+    const std::vector<std::string> files = inputFiles(options.inputs);
+    Progress progress(!options.quiet, files.size());
+    std::set<std::pair<std::string, std::string>> modules;
+    for (size_t i = 0; i < files.size(); ++i) {
+      const std::string &file = files[i];
+      const nlohmann::json doc = readJsonFile(file);
+      const auto format = doc.is_object() ? doc.find("format") : doc.end();
+      if (doc.is_object() && format != doc.end() && *format == "pathcov-report") {
+        foldReport(out, readReport(file));
+      } else {
+        Corpus in;
+        try {
+          if (doc.is_object() && format != doc.end() && format->is_string() &&
+              *format != "pathcov-corpus")
+            throw InputError("format: " + format->dump() +
+                             " is neither \"pathcov-corpus\" nor \"pathcov-report\"");
+          in = readCorpus(doc);
+        } catch (const InputError &e) {
+          throw InputError(displayName(file) + ": " + e.what());
+        }
+        for (const CorpusModule &m : in.modules)
+          modules.insert({m.path, m.buildId});
+        foldCorpus(out, in, doc, file);
+      }
+      progress.step(i + 1);
+    }
+    for (const auto &[path, buildId] : modules)
+      out.modules.push_back({path, buildId});
+  } catch (const InputError &e) {
+    std::cerr << "pathcov merge: " << e.what() << '\n';
+    return kExitBadInput;
+  }
+  return writeOutput("merge", options.output, toJson(out).dump(1) + "\n");
+}
+
+} // namespace
+
+void addMergeCommand(CLI::App &app, int &exitCode) {
+  const auto options = std::make_shared<MergeOptions>();
+  CLI::App *merge = app.add_subcommand(
+      "merge",
+      "Fold corpora (from several test jobs) and field reports into one "
+      "corpus: tested paths add up, field-observed paths are kept apart with "
+      "their provenance; the same input twice counts once (docs/merge.md)");
+  merge
+      ->add_option("INPUT", options->inputs,
+                   "Corpora (pathcov-corpus) and reports (pathcov-report), or "
+                   "directories of *.json files")
+      ->required();
+  merge
+      ->add_option("-o,--output", options->output,
+                   "Write the corpus here; - is standard output")
+      ->capture_default_str();
+  merge->add_flag("-q,--quiet", options->quiet,
+                  "No progress bar (shown only on a terminal)");
+  merge->callback([options, &exitCode] { exitCode = runMerge(*options); });
+}
+
+} // namespace pathcov
