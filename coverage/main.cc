@@ -2,6 +2,7 @@
 #include "CollectCommand.h"
 #include "DecodeCommand.h"
 #include "ExitCodes.h"
+#include "GateCommand.h"
 #include "MergeCommand.h"
 #include "NumberCommand.h"
 #include "ShowCommand.h"
@@ -23,6 +24,7 @@ int main(int argc, char **argv) {
   pathcov::addCollectCommand(app, exitCode);
   pathcov::addShowCommand(app, exitCode);
   pathcov::addDecodeCommand(app, exitCode);
+  pathcov::addGateCommand(app, exitCode);
   pathcov::addMergeCommand(app, exitCode);
   try {
     app.parse(argc, argv);

@@ -1,0 +1,117 @@
+#!/usr/bin/env python3
+"""Makes the corpora the gate tests check, with the real tools.
+
+usage: make_corpora.py --plugin SO --runtime LIB --pathcov EXE --workdir DIR
+
+Builds program.c with the pathcov plugin and runtime (-O0, so that no libc
+inline function joins the corpus), runs it and collects one corpus, full.json,
+then writes variants of it to DIR that differ in what a gate compares:
+  full.json        every function; classify and sign fully tested, wide
+                   (2048 paths, above the default bound) partly, unused never
+  regressed.json   full.json with one of classify's tested paths dropped
+  no-unused.json   full.json without the function unused (a baseline in
+                   which unused is not there yet)
+  field.json       full.json with field_paths: unused 0 and 1 (untested:
+                   residual), classify 0 (tested: not residual)
+  field-base.json  full.json with field_paths: unused 0
+  bad-field.json   full.json with a field path id past unused's paths
+  baseline.cfg     a gate config file: baseline no-unused.json (a name
+                   relative to the file), no-new-untested
+Path lists can be dropped and fields added without breaking the metadata
+checks, so every variant is a corpus pathcov reads. The field paths are
+written as pathcov merge writes them (corpus format 1.1, docs/merge.md): one
+made-up report that saw them.
+"""
+import argparse
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def must(cmd, **kwargs):
+    run = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if run.returncode != 0:
+        sys.exit(f"FAIL: {' '.join(cmd)}\n{run.stdout}{run.stderr}")
+    return run
+
+
+def function(corpus, name):
+    found = [f for f in corpus["functions"] if f["name"] == name]
+    if len(found) != 1:
+        sys.exit(f"FAIL: {len(found)} functions named {name} in the corpus")
+    return found[0]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for option in ("--plugin", "--runtime", "--pathcov", "--workdir"):
+        parser.add_argument(option, required=True)
+    args = parser.parse_args()
+    work = args.workdir
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    program = os.path.join(work, "program")
+    must(["gcc", "-O0", "-g", f"-fplugin={args.plugin}",
+          os.path.join(HERE, "program.c"), "-o", program, args.runtime,
+          "-lpthread"])
+    # classify: x & 3 = 0, 1, 2, 3 (all 4 paths); sign: both; wide: 5 paths.
+    must([program, "0", "1", "2", "3", "-3"],
+         env=dict(os.environ, PATHCOV_TEST="t",
+                  PATHCOV_PROFILE_DIR=os.path.join(work, "profiles")))
+    full_file = os.path.join(work, "full.json")
+    must([args.pathcov, "collect", "--binary", program, "-o", full_file,
+          os.path.join(work, "profiles")])
+    with open(full_file, encoding="utf-8") as f:
+        full = json.load(f)
+
+    def write(name, corpus):
+        with open(os.path.join(work, name), "w", encoding="utf-8") as f:
+            json.dump(corpus, f, indent=1)
+
+    classify = function(full, "classify")
+    if len(classify["paths"]) != 4 or function(full, "unused")["paths"]:
+        sys.exit("FAIL: classify should have 4 tested paths, unused none")
+    regressed = copy.deepcopy(full)
+    function(regressed, "classify")["paths"].pop()
+    write("regressed.json", regressed)
+
+    no_unused = copy.deepcopy(full)
+    no_unused["functions"].remove(function(no_unused, "unused"))
+    write("no-unused.json", no_unused)
+
+    def with_field(paths):
+        """full.json with {function name: [ids]} observed in the field by
+        one report, as pathcov merge writes them (corpus format 1.1)."""
+        corpus = copy.deepcopy(full)
+        corpus["format_version"] = "1.1"
+        build_id = corpus["modules"][0].get("build_id") or "-"
+        report = f"{build_id}:1:100:200"
+        corpus["reports"] = [{
+            "id": report, "module": corpus["modules"][0]["path"],
+            "build_id": corpus["modules"][0].get("build_id", ""), "pid": 1,
+            "started_ns": 100, "written_ns": 200, "reason": "exit",
+            "dropped_paths": 0}]
+        for name, ids in paths.items():
+            function(corpus, name)["field_paths"] = [{
+                "id": i, "count": 1, "reports": 1, "build_ids": [build_id],
+                "first_seen_ns": 100, "last_seen_ns": 100,
+                "seen": [{"report": report, "count": 1,
+                          "first_seen_ns": 100}]} for i in ids]
+        return corpus
+
+    write("field.json", with_field({"unused": [0, 1], "classify": [0]}))
+    write("field-base.json", with_field({"unused": [0]}))
+    write("bad-field.json", with_field({"unused": [7]}))
+    # A config file naming its baseline relative to itself.
+    with open(os.path.join(work, "baseline.cfg"), "w", encoding="utf-8") as f:
+        f.write("baseline = no-unused.json\nno-new-untested = yes\n")
+    print(f"ok: corpora in {work}")
+
+
+if __name__ == "__main__":
+    main()
