@@ -5,6 +5,7 @@
 #include "GateCommand.h"
 #include "MergeCommand.h"
 #include "NumberCommand.h"
+#include "ReportCommand.h"
 #include "ShowCommand.h"
 
 #include <CLI/CLI.hpp>
@@ -24,6 +25,7 @@ int main(int argc, char **argv) {
   pathcov::addCollectCommand(app, exitCode);
   pathcov::addShowCommand(app, exitCode);
   pathcov::addDecodeCommand(app, exitCode);
+  pathcov::addReportCommand(app, exitCode);
   pathcov::addGateCommand(app, exitCode);
   pathcov::addMergeCommand(app, exitCode);
   try {

@@ -1,0 +1,574 @@
+#include "ReportCommand.h"
+
+#include "ExitCodes.h"
+#include "FileIo.h"
+#include "PathText.h"
+#include "Projections.h"
+
+#include "pathcov/format/Corpus.h"
+#include "pathcov/format/InputError.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <ctime>
+#include <memory>
+#include <set>
+#include <sstream>
+
+namespace pathcov {
+
+namespace {
+
+struct ReportOptions {
+  std::string format;
+  std::string corpus;
+  std::string output = "-";
+  uint64_t maxResults = 1000;
+  uint64_t maxFunctionPaths = 64;
+};
+
+// Java readers (Cobertura plugins, SonarQube) keep these counts in an int.
+constexpr uint64_t kMaxJavaInt = 2147483647;
+
+uint64_t capped(uint64_t n) { return std::min(n, kMaxJavaInt); }
+
+std::string xmlEscape(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&apos;"; break;
+    default:
+      // Control characters are not allowed in XML 1.0.
+      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' &&
+          c != '\r')
+        out += '?';
+      else
+        out += c;
+    }
+  return out;
+}
+
+std::string rate(uint64_t part, uint64_t whole) {
+  std::ostringstream os;
+  os.precision(4);
+  os << std::fixed << (whole ? static_cast<double>(part) / whole : 1.0);
+  return os.str();
+}
+
+std::string lcovName(const FunctionMetadata &m) {
+  std::string name = m.assemblerName.empty() ? m.name : m.assemblerName;
+  // lcov splits FN records at commas.
+  std::replace(name.begin(), name.end(), ',', '_');
+  return name;
+}
+
+// ---------------------------------------------------------------- LCOV
+
+std::string lcov(const CorpusProjection &p) {
+  std::ostringstream out;
+  for (const auto &[name, file] : p.files) {
+    out << "TN:\nSF:" << name << "\n";
+    uint64_t fnHit = 0;
+    for (const FunctionProjection *f : file.functions)
+      out << "FN:" << f->function->metadata.line << ","
+          << lcovName(f->function->metadata) << "\n";
+    for (const FunctionProjection *f : file.functions) {
+      out << "FNDA:" << f->function->calls << ","
+          << lcovName(f->function->metadata) << "\n";
+      fnHit += f->function->calls > 0;
+    }
+    out << "FNF:" << file.functions.size() << "\nFNH:" << fnHit << "\n";
+    uint64_t brHit = 0;
+    for (const BranchProjection *b : file.branches) {
+      out << "BRDA:" << b->line.second << "," << b->block << "," << b->index
+          << ",";
+      if (b->blockRan)
+        out << b->taken;
+      else
+        out << "-";
+      out << "\n";
+      brHit += b->taken > 0;
+    }
+    out << "BRF:" << file.branches.size() << "\nBRH:" << brHit << "\n";
+    uint64_t lineHit = 0;
+    for (const auto &[line, count] : file.lines) {
+      out << "DA:" << line << "," << count << "\n";
+      lineHit += count > 0;
+    }
+    out << "LF:" << file.lines.size() << "\nLH:" << lineHit
+        << "\nend_of_record\n";
+  }
+  return out.str();
+}
+
+// ----------------------------------------------------------- Cobertura
+
+struct Totals {
+  uint64_t lines = 0, linesHit = 0, conditions = 0, conditionsHit = 0;
+  void add(const Totals &o) {
+    lines += o.lines;
+    linesHit += o.linesHit;
+    conditions += o.conditions;
+    conditionsHit += o.conditionsHit;
+  }
+};
+
+// "k% (covered/total)" with k rounded down: 100% only when all are covered.
+std::string conditionCoverage(const DecisionProjection &d) {
+  const uint64_t total = capped(d.paths);
+  const uint64_t covered = std::min(d.tested, total);
+  return std::to_string(total ? covered * 100 / total : 100) + "% (" +
+         std::to_string(covered) + "/" + std::to_string(total) + ")";
+}
+
+Totals totalsOf(const std::map<int, uint64_t> &lines,
+                const std::map<int, DecisionProjection> &decisions) {
+  Totals t;
+  for (const auto &[line, count] : lines) {
+    ++t.lines;
+    t.linesHit += count > 0;
+  }
+  for (const auto &[line, d] : decisions) {
+    t.conditions += capped(d.paths);
+    t.conditionsHit += std::min(d.tested, capped(d.paths));
+  }
+  return t;
+}
+
+void coberturaLines(std::ostream &out, const std::string &indent,
+                    const std::map<int, uint64_t> &lines,
+                    const std::map<int, DecisionProjection> &decisions) {
+  out << indent << "<lines>\n";
+  for (const auto &[line, count] : lines) {
+    out << indent << " <line number=\"" << line << "\" hits=\"" << count
+        << "\"";
+    const auto d = decisions.find(line);
+    if (d == decisions.end())
+      out << " branch=\"false\"/>\n";
+    else
+      out << " branch=\"true\" condition-coverage=\""
+          << conditionCoverage(d->second) << "\"/>\n";
+  }
+  out << indent << "</lines>\n";
+}
+
+std::string directoryOf(const std::string &file) {
+  const size_t slash = file.rfind('/');
+  return slash == std::string::npos ? "" : file.substr(0, slash);
+}
+
+std::string cobertura(const CorpusProjection &p) {
+  // Packages are directories, classes files, as gcovr writes them.
+  std::map<std::string, std::vector<const FileProjection *>> packages;
+  for (const auto &[name, file] : p.files)
+    packages[directoryOf(name)].push_back(&file);
+  Totals all;
+  std::map<const FileProjection *, Totals> fileTotals;
+  std::map<std::string, Totals> packageTotals;
+  for (const auto &[package, files] : packages)
+    for (const FileProjection *file : files) {
+      fileTotals[file] = totalsOf(file->lines, file->decisions);
+      packageTotals[package].add(fileTotals[file]);
+      all.add(fileTotals[file]);
+    }
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<!DOCTYPE coverage SYSTEM "
+         "\"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n"
+      << "<!-- pathcov: path coverage projected onto lines; "
+         "condition-coverage counts the paths through a decision line "
+         "(docs/report.md) -->\n"
+      << "<coverage line-rate=\"" << rate(all.linesHit, all.lines)
+      << "\" branch-rate=\"" << rate(all.conditionsHit, all.conditions)
+      << "\" lines-covered=\"" << all.linesHit << "\" lines-valid=\""
+      << all.lines << "\" branches-covered=\"" << all.conditionsHit
+      << "\" branches-valid=\"" << all.conditions
+      << "\" complexity=\"0\" version=\"pathcov " PATHCOV_VERSION
+         "\" timestamp=\""
+      << std::time(nullptr) << "\">\n"
+      << " <sources>\n  <source>.</source>\n </sources>\n <packages>\n";
+  for (const auto &[package, files] : packages) {
+    const Totals &t = packageTotals[package];
+    out << "  <package name=\"" << xmlEscape(package.empty() ? "." : package)
+        << "\" line-rate=\"" << rate(t.linesHit, t.lines)
+        << "\" branch-rate=\"" << rate(t.conditionsHit, t.conditions)
+        << "\" complexity=\"0\">\n   <classes>\n";
+    for (const FileProjection *file : files) {
+      const Totals &ft = fileTotals[file];
+      out << "    <class name=\"" << xmlEscape(file->file) << "\" filename=\""
+          << xmlEscape(file->file) << "\" line-rate=\""
+          << rate(ft.linesHit, ft.lines) << "\" branch-rate=\""
+          << rate(ft.conditionsHit, ft.conditions)
+          << "\" complexity=\"0\">\n     <methods>\n";
+      for (const FunctionProjection *f : file->functions) {
+        std::map<int, uint64_t> lines;
+        std::map<int, DecisionProjection> decisions;
+        for (const auto &[line, count] : f->lines)
+          if (line.first == file->file)
+            lines[line.second] = count;
+        for (const auto &[line, d] : f->decisions)
+          if (line.first == file->file)
+            decisions[line.second] = d;
+        const Totals mt = totalsOf(lines, decisions);
+        out << "      <method name=\"" << xmlEscape(f->function->metadata.name)
+            << "\" signature=\"\" line-rate=\""
+            << rate(mt.linesHit, mt.lines) << "\" branch-rate=\""
+            << rate(mt.conditionsHit, mt.conditions)
+            << "\" complexity=\"0\">\n";
+        coberturaLines(out, "       ", lines, decisions);
+        out << "      </method>\n";
+      }
+      out << "     </methods>\n";
+      coberturaLines(out, "     ", file->lines, file->decisions);
+      out << "    </class>\n";
+    }
+    out << "   </classes>\n  </package>\n";
+  }
+  out << " </packages>\n</coverage>\n";
+  return out.str();
+}
+
+// ----------------------------------------------------------- SonarQube
+
+std::string sonarqube(const CorpusProjection &p) {
+  std::ostringstream out;
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      << "<!-- pathcov: path coverage projected onto lines; branchesToCover "
+         "counts the paths through a decision line (docs/report.md) -->\n"
+      << "<coverage version=\"1\">\n";
+  for (const auto &[name, file] : p.files) {
+    if (file.lines.empty())
+      continue;
+    out << " <file path=\"" << xmlEscape(name) << "\">\n";
+    for (const auto &[line, count] : file.lines) {
+      out << "  <lineToCover lineNumber=\"" << line << "\" covered=\""
+          << (count > 0 ? "true" : "false") << "\"";
+      const auto d = file.decisions.find(line);
+      if (d != file.decisions.end() && d->second.paths > 0) {
+        const uint64_t total = capped(d->second.paths);
+        out << " branchesToCover=\"" << total << "\" coveredBranches=\""
+            << std::min(d->second.tested, total) << "\"";
+      }
+      out << "/>\n";
+    }
+    out << " </file>\n";
+  }
+  out << "</coverage>\n";
+  return out.str();
+}
+
+// --------------------------------------------------------------- JSON
+
+nlohmann::json summary(const CorpusProjection &p) {
+  nlohmann::json files = nlohmann::json::array();
+  uint64_t numPaths = 0, tested = 0, lines = 0, linesHit = 0;
+  uint64_t functionsTotal = 0;
+  for (const auto &[name, file] : p.files) {
+    nlohmann::json functions = nlohmann::json::array();
+    uint64_t fileNumPaths = 0, fileTested = 0, fileLinesHit = 0;
+    for (const FunctionProjection *f : file.functions) {
+      const CorpusFunction &c = *f->function;
+      uint64_t hit = 0;
+      for (const auto &[line, count] : f->lines)
+        hit += count > 0;
+      functions.push_back({{"identity", c.metadata.identity},
+                           {"name", c.metadata.name},
+                           {"line", c.metadata.line},
+                           {"checksum", c.metadata.checksum},
+                           {"num_paths", c.metadata.numPaths},
+                           {"tested_paths", c.paths.size()},
+                           {"calls", c.calls},
+                           {"interrupted", c.interrupted},
+                           {"lines", f->lines.size()},
+                           {"lines_hit", hit}});
+      fileNumPaths += c.metadata.numPaths;
+      fileTested += c.paths.size();
+    }
+    for (const auto &[line, count] : file.lines)
+      fileLinesHit += count > 0;
+    files.push_back({{"file", name},
+                     {"num_paths", fileNumPaths},
+                     {"tested_paths", fileTested},
+                     {"lines", file.lines.size()},
+                     {"lines_hit", fileLinesHit},
+                     {"functions", std::move(functions)}});
+    numPaths += fileNumPaths;
+    tested += fileTested;
+    lines += file.lines.size();
+    linesHit += fileLinesHit;
+    functionsTotal += file.functions.size();
+  }
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const CorpusFunction *f : p.skipped)
+    skipped.push_back({{"identity", f->metadata.identity},
+                       {"file", f->metadata.file},
+                       {"line", f->metadata.line},
+                       {"skipped", f->metadata.skipped}});
+  return {{"format", "pathcov-summary"},
+          {"format_version", "1.0"},
+          {"totals",
+           {{"functions", functionsTotal},
+            {"num_paths", numPaths},
+            {"tested_paths", tested},
+            {"lines", lines},
+            {"lines_hit", linesHit}}},
+          {"files", std::move(files)},
+          {"not_instrumented", std::move(skipped)}};
+}
+
+// -------------------------------------------------------------- SARIF
+
+// FNV-1a, 64 bits: stable across runs, machines and pathcov versions.
+std::string fingerprint(const FunctionMetadata &m, uint64_t id) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c :
+       m.identity + '\n' + m.checksum + '\n' + std::to_string(id)) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return hex64(h);
+}
+
+// A file name as a URI reference: absolute names become file:// URIs,
+// relative ones stay relative (to the directory the build ran in).
+std::string uriOf(const std::string &file) {
+  static const char *hex = "0123456789ABCDEF";
+  std::string uri = !file.empty() && file[0] == '/' ? "file://" : "";
+  for (unsigned char c : file) {
+    if (isalnum(c) || std::strchr("-._~/!$&'()*+,;=:@", c))
+      uri += static_cast<char>(c);
+    else {
+      uri += '%';
+      uri += hex[c >> 4];
+      uri += hex[c & 15];
+    }
+  }
+  return uri;
+}
+
+nlohmann::json location(const std::string &file, int line,
+                        const std::string &message = "") {
+  nlohmann::json l{
+      {"physicalLocation",
+       {{"artifactLocation", {{"uri", uriOf(file)}}},
+        {"region", {{"startLine", line}}}}}};
+  if (!message.empty())
+    l["message"] = {{"text", message}};
+  return l;
+}
+
+// Per function (identity, checksum): its field-observed paths (the
+// corpus's field_paths, from pathcov merge: docs/merge.md) and their runs
+// added up over the reports. Paths merge set aside are left out.
+using FieldPaths = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+FieldPaths fieldPaths(const Corpus &corpus) {
+  FieldPaths found;
+  for (const auto &[path, seen] : corpus.field) {
+    if (!whySetAside(corpus, path).empty())
+      continue;
+    const auto &[identity, checksum, id] = path;
+    uint64_t &count = found[{identity, checksum}][id];
+    for (const auto &[report, sighting] : seen)
+      count = saturatingAdd(count, sighting.count);
+  }
+  return found;
+}
+
+nlohmann::json sarifResult(const CorpusFunction &f, const NumberedDag &numbered,
+                           uint64_t id, bool residual, uint64_t fieldCount) {
+  const FunctionMetadata &m = f.metadata;
+  const PathDescription p = describePath(m, numbered, id);
+  nlohmann::json flow = nlohmann::json::array();
+  int firstLine = m.line;
+  std::string firstFile = m.file;
+  for (const PathStep &step : p.steps) {
+    const SourceBlock &source = m.blocks[step.block];
+    const std::string &file = source.file.empty() ? m.file : source.file;
+    for (size_t i = 0; i < source.lines.size(); ++i) {
+      const bool decides = i + 1 == source.lines.size() && !step.exit.empty();
+      if (flow.empty()) {
+        firstLine = source.lines[i];
+        firstFile = file;
+      }
+      flow.push_back(
+          {{"location",
+            location(file, source.lines[i], decides ? step.exit : "")}});
+    }
+  }
+  std::string text =
+      (residual ? "Path " + std::to_string(id) + " of " + m.name +
+                      " ran in the field" +
+                      (fieldCount ? " (" + std::to_string(fieldCount) +
+                                        " runs)"
+                                  : "") +
+                      " but never in the tests: "
+                : "Path " + std::to_string(id) + " of " + m.name +
+                      " is never run by the tests: ") +
+      pathLinesText(m, p);
+  if (p.start != "entry" || p.end != "return")
+    text += " [" + p.start + " -> " + p.end + "]";
+  return {{"ruleId", residual ? "pathcov/residual-path" : "pathcov/untested-path"},
+          {"level", residual ? "warning" : "note"},
+          {"message", {{"text", text}}},
+          {"locations", {location(firstFile, firstLine)}},
+          {"codeFlows",
+           {{{"threadFlows", {{{"locations", std::move(flow)}}}}}}},
+          {"partialFingerprints", {{"pathcov/v1", fingerprint(m, id)}}},
+          {"properties",
+           {{"identity", m.identity},
+            {"checksum", m.checksum},
+            {"path_id", id},
+            {"num_paths", m.numPaths}}}};
+}
+
+nlohmann::json sarif(const ReportOptions &options, const Corpus &corpus,
+                     const FieldPaths &field) {
+  const bool residual = !field.empty();
+  nlohmann::json results = nlohmann::json::array();
+  bool truncated = false;
+  for (const CorpusFunction *f : inSourceOrder(corpus)) {
+    const FunctionMetadata &m = f->metadata;
+    if (!m.skipped.empty())
+      continue;
+    std::vector<std::pair<uint64_t, uint64_t>> ids; // id, field count
+    if (residual) {
+      const auto found = field.find(keyOf(m));
+      if (found == field.end())
+        continue;
+      for (const auto &[id, count] : found->second)
+        if (!f->paths.count(id))
+          ids.emplace_back(id, count);
+    } else {
+      if (f->calls == 0 || m.numPaths > options.maxFunctionPaths)
+        continue;
+      for (uint64_t id = 0; id < m.numPaths; ++id)
+        if (!f->paths.count(id))
+          ids.emplace_back(id, 0);
+    }
+    if (ids.empty())
+      continue;
+    const NumberedDag numbered = m.number();
+    for (const auto &[id, count] : ids) {
+      if (results.size() == options.maxResults) {
+        truncated = true;
+        break;
+      }
+      results.push_back(sarifResult(*f, numbered, id, residual, count));
+    }
+    if (truncated)
+      break;
+  }
+  const nlohmann::json rules = nlohmann::json::array(
+      {{{"id", "pathcov/residual-path"},
+        {"name", "ResidualPath"},
+        {"shortDescription",
+         {{"text", "A path that ran in the field but never in the tests"}}},
+        {"defaultConfiguration", {{"level", "warning"}}}},
+       {{"id", "pathcov/untested-path"},
+        {"name", "UntestedPath"},
+        {"shortDescription",
+         {{"text", "A path of a tested function that no test runs"}}},
+        {"defaultConfiguration", {{"level", "note"}}}}});
+  return {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       {{{"tool",
+          {{"driver",
+            {{"name", "pathcov"},
+             {"version", PATHCOV_VERSION},
+             {"informationUri", "https://github.com/pathcov/pathcov"},
+             {"rules", rules}}}}},
+         {"results", std::move(results)},
+         {"properties",
+          {{"mode", residual ? "residual" : "untested"},
+           {"truncated", truncated},
+           {"max_results", options.maxResults}}}}}}};
+}
+
+// ---------------------------------------------------------------------
+
+int runReport(const ReportOptions &options) {
+  std::string text;
+  try {
+    const nlohmann::json doc = parseJson(readInput(options.corpus));
+    const Corpus corpus = readCorpus(doc);
+    if (options.format == "sarif") {
+      text = sarif(options, corpus, fieldPaths(corpus)).dump(1) + "\n";
+    } else {
+      const CorpusProjection projection = projectCorpus(corpus);
+      if (options.format == "lcov")
+        text = lcov(projection);
+      else if (options.format == "cobertura")
+        text = cobertura(projection);
+      else if (options.format == "sonarqube")
+        text = sonarqube(projection);
+      else
+        text = summary(projection).dump(1) + "\n";
+    }
+  } catch (const InputError &e) {
+    return reportError("report", displayName(options.corpus), e.what(),
+                       kExitBadInput);
+  }
+  return writeOutput("report", options.output, text);
+}
+
+constexpr const char *kReportHelp =
+    "Formats: lcov, cobertura and sonarqube are PROJECTIONS of path coverage "
+    "onto lines and branches, for dashboards that know nothing else. A "
+    "line's count is the largest count of its blocks, a block's count the "
+    "runs of tested paths through it; an LCOV branch (BRDA) counts the runs "
+    "of tested paths that take that edge; Cobertura condition-coverage and "
+    "SonarQube branchesToCover/coveredBranches count, on a line that "
+    "decides a branch, the paths through the line (tested/all, capped at "
+    "2^31-1). What they lose: a path is a sequence, and lines and branches "
+    "cannot tell which combination of them ran, so 100% line and branch "
+    "coverage can hide untested paths. sarif: one result per residual path "
+    "(field-observed, never tested) when the corpus has field_paths, else "
+    "one per untested path of called functions with at most "
+    "--max-function-paths paths. json: a pathcov-summary of tested and total "
+    "paths per file and function. See docs/report.md.";
+
+} // namespace
+
+void addReportCommand(CLI::App &app, int &exitCode) {
+  const auto options = std::make_shared<ReportOptions>();
+  CLI::App *report = app.add_subcommand(
+      "report", "Project a corpus into LCOV, Cobertura, SonarQube, SARIF or "
+                "a JSON summary");
+  report->add_option("--format", options->format, "lcov, cobertura, "
+                     "sonarqube, sarif or json")
+      ->required()
+      ->check(CLI::IsMember({"lcov", "cobertura", "sonarqube", "sarif", "json"}));
+  report->add_option("CORPUS", options->corpus,
+                     "A corpus from pathcov collect (- for standard input)")
+      ->required();
+  report->add_option("-o,--output", options->output,
+                     "Write here; - is standard output")
+      ->capture_default_str();
+  report
+      ->add_option("--max-results", options->maxResults,
+                   "sarif: at most this many results")
+      ->capture_default_str();
+  report
+      ->add_option("--max-function-paths", options->maxFunctionPaths,
+                   "sarif without field_paths: report the untested paths of "
+                   "functions with at most this many paths")
+      ->capture_default_str();
+  report->footer(std::string(kReportHelp) + "\n\n" + kExitCodeHelp);
+  report->callback([options, &exitCode] { exitCode = runReport(*options); });
+}
+
+} // namespace pathcov
