@@ -4,7 +4,8 @@
 # run its tests (each naming itself in PATHCOV_TEST), collect the profiles
 # into the tested-path corpus, and show what the tests covered and missed;
 # then build the release against the corpus (residual mode), run it "in the
-# field", and decode the report of the paths the tests never ran.
+# field", decode the report of the paths the tests never ran, merge it into
+# the corpus and give CI's verdict.
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -50,3 +51,13 @@ ls "$out/reports" | sed 's/^/   /'
 
 echo "== 8. pathcov decode: the untested paths the field run took"
 "$pathcov" decode "$out"/reports/*.json | sed "s|$out/release/||"
+
+echo "== 9. pathcov merge: the field report into the corpus"
+"$pathcov" merge --quiet -o "$out/merged.json" "$out/corpus.json" "$out/reports"
+echo "   $out/merged.json: the paths the field ran are now field-observed"
+
+echo "== 10. pathcov gate: CI's verdict against the tests' corpus"
+status=0
+"$pathcov" gate "$out/merged.json" --baseline "$out/corpus.json" \
+  --fail-under-paths 40 --no-new-residual || status=$?
+echo "   (gate exit status $status: 1 + 128, new residual paths)"
