@@ -239,8 +239,14 @@ static void reset_in_child(void) {
   table.used = 0;
   table.dropped_paths = 0;
   FOR_EACH_DESCRIPTOR(p) {
-    if (is_residual(*p) && (*p)->runtime)
-      (*p)->runtime = NULL;
+    if (!is_residual(*p))
+      continue;
+    (*p)->runtime = NULL;
+    /* The tested paths' counts are the parent's too (abi.h: the ids, then
+     * their counts). */
+    if ((*p)->counters)
+      for (uint64_t k = 0; k <= (*p)->table_size; ++k)
+        (*p)->counters[(*p)->table_size + 1 + k] = 0;
   }
   rep.started_ns = now_ns();
   rep.sequence = 0;
@@ -305,7 +311,32 @@ static void format_report(struct pathcov_out *o, const char *reason,
   }
   pathcov_out_str(o, "],\n \"dropped_paths\": ");
   pathcov_out_u64(o, __atomic_load_n(&table.dropped_paths, __ATOMIC_RELAXED));
-  pathcov_out_str(o, "}\n");
+  /* How often the tested paths ran: their counts in the tables. */
+  pathcov_out_str(o, ",\n \"tested_paths\": [");
+  separator = "\n  {\"identity\": ";
+  FOR_EACH_DESCRIPTOR(p) {
+    const struct pathcov_function *fn = *p;
+    if (!is_residual(fn) || !fn->counters)
+      continue;
+    for (uint64_t k = 0; k < fn->table_size; ++k) {
+      uint64_t id = fn->counters[k];
+      uint64_t count = __atomic_load_n(&fn->counters[fn->table_size + 1 + k],
+                                       __ATOMIC_RELAXED);
+      if (id == UINT64_MAX || count == 0)
+        continue;
+      pathcov_out_str(o, separator);
+      separator = ",\n  {\"identity\": ";
+      pathcov_out_string(o, fn->identity);
+      pathcov_out_str(o, ", \"checksum\": ");
+      pathcov_out_hex64(o, fn->cfg_checksum);
+      pathcov_out_str(o, ", \"id\": ");
+      pathcov_out_u64(o, id);
+      pathcov_out_str(o, ", \"count\": ");
+      pathcov_out_u64(o, count);
+      pathcov_out_str(o, "}");
+    }
+  }
+  pathcov_out_str(o, "]}\n");
 }
 
 /* Writes the report into f (f->final set): a temporary file renamed when

@@ -21,7 +21,7 @@ from check_profiles import (Failure, build_id, check_profile, expect, files,
 
 REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
                "started_ns", "written_ns", "reason", "residual_paths",
-               "dropped_paths"}
+               "dropped_paths", "tested_paths"}
 PATH_KEYS = {"identity", "checksum", "id", "count", "first_seen_ns", "thread"}
 CAPACITY = 16384  # residual.c
 
@@ -146,12 +146,20 @@ def scenario_counts(a, tmp):
     pid, _ = run([a.residual, "counts"], tmp,
                  stdout="array 5 0 2 1 0\nsorted 4 0 1 0 1 0\n")
     only(tmp, [report_name(a.residual, pid, 0)])  # and no profile
-    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+    report = load(tmp, report_name(a.residual, pid, 0))
+    check_report(report, a.residual, pid,
                  "exit", [("_Z5parsePKc", 8, 3), ("_Z5parsePKc", 13, 1),
                           ("_Z5parsePKc", 0, 2), ("sorted_fn", 3, 3),
                           ("sorted_fn", 999, 1), ("sorted_fn", 0, 1),
                           ("untested_fn", 0, 1), ("untested_fn", 5, 6),
                           ("stale_fn", 1, 2), (WEIRD, 4, 1)])
+    # The tested paths that ran, with their counts (in descriptor order,
+    # which the linker decides).
+    expect(sorted((t["identity"], t["id"], t["count"])
+                  for t in report["tested_paths"]),
+           [("_Z5parsePKc", 3, 5), ("_Z5parsePKc", 11, 2),
+            ("_Z5parsePKc", 19, 1), ("sorted_fn", 2, 4), ("sorted_fn", 500, 1),
+            ("sorted_fn", 998, 1)], "tested_paths")
 
 
 def scenario_clean(a, tmp):
