@@ -29,10 +29,6 @@ struct MergeOptions {
   bool quiet = false;
 };
 
-uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  return a + b < a ? UINT64_MAX : a + b;
-}
-
 // Files named directly, and every *.json file of named directories.
 std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
   std::vector<std::string> files;

@@ -16,25 +16,6 @@ bool isDecision(EdgeKind kind) {
          kind == EdgeKind::SwitchCase;
 }
 
-uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-// Paths ENTRY to EXIT of the numbered DAG that run through none of `avoid`.
-uint64_t pathsAvoiding(const Dag &dag, const std::vector<bool> &avoid) {
-  std::vector<uint64_t> count(dag.numNodes(), 0);
-  for (BlockId v : dag.reverseTopologicalOrder()) {
-    if (avoid[v])
-      continue;
-    if (v == dag.exit) {
-      count[v] = 1;
-      continue;
-    }
-    for (DagEdgeId e : dag.out[v])
-      count[v] = saturatingAdd(count[v], count[dag.edges[e].dst]);
-  }
-  return count[dag.entry];
-}
 
 } // namespace
 
@@ -115,7 +96,7 @@ FunctionProjection projectFunction(const CorpusFunction &f) {
     for (BlockId other : blocksOfLine[line])
       onLine[other] = true;
     DecisionProjection &d = projection.decisions[line];
-    d.paths = numbered.ballLarus.totalPaths - pathsAvoiding(dag, onLine);
+    d.paths = numbered.ballLarus.totalPaths - countPathsAvoiding(dag, onLine);
     for (const std::vector<bool> &on : testedBlocks)
       for (BlockId other : blocksOfLine[line])
         if (on[other]) {

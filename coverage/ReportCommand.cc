@@ -2,6 +2,7 @@
 
 #include "ExitCodes.h"
 #include "FileIo.h"
+#include "HtmlReport.h"
 #include "PathText.h"
 #include "Projections.h"
 
@@ -14,6 +15,7 @@
 #include <cctype>
 #include <cstring>
 #include <ctime>
+#include <iostream>
 #include <memory>
 #include <set>
 #include <sstream>
@@ -369,10 +371,6 @@ nlohmann::json location(const std::string &file, int line,
 // added up over the reports. Paths merge set aside are left out.
 using FieldPaths = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
 
-uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 FieldPaths fieldPaths(const Corpus &corpus) {
   FieldPaths found;
   for (const auto &[path, seen] : corpus.field) {
@@ -501,10 +499,17 @@ nlohmann::json sarif(const ReportOptions &options, const Corpus &corpus,
 // ---------------------------------------------------------------------
 
 int runReport(const ReportOptions &options) {
+  if (options.format == "html" && options.output == "-") {
+    std::cerr << "pathcov report: --format html needs -o DIR\n";
+    return kExitUsage;
+  }
   std::string text;
   try {
     const nlohmann::json doc = parseJson(readInput(options.corpus));
     const Corpus corpus = readCorpus(doc);
+    if (options.format == "html")
+      return writeHtmlReport(corpus, projectCorpus(corpus), fieldPaths(corpus),
+                             options.output);
     if (options.format == "sarif") {
       text = sarif(options, corpus, fieldPaths(corpus)).dump(1) + "\n";
     } else {
@@ -539,24 +544,27 @@ constexpr const char *kReportHelp =
     "(field-observed, never tested) when the corpus has field_paths, else "
     "one per untested path of called functions with at most "
     "--max-function-paths paths. json: a pathcov-summary of tested and total "
-    "paths per file and function. See docs/report.md.";
+    "paths per file and function. html: a directory (-o DIR) with "
+    "index.html and a page per source file: each function's tested, untested "
+    "and field-observed paths over the source, and its CFG. See "
+    "docs/report.md.";
 
 } // namespace
 
 void addReportCommand(CLI::App &app, int &exitCode) {
   const auto options = std::make_shared<ReportOptions>();
   CLI::App *report = app.add_subcommand(
-      "report", "Project a corpus into LCOV, Cobertura, SonarQube, SARIF or "
-                "a JSON summary");
+      "report", "Project a corpus into LCOV, Cobertura, SonarQube, SARIF, "
+                "a JSON summary or an HTML report");
   report->add_option("--format", options->format, "lcov, cobertura, "
-                     "sonarqube, sarif or json")
+                     "sonarqube, sarif, json or html")
       ->required()
-      ->check(CLI::IsMember({"lcov", "cobertura", "sonarqube", "sarif", "json"}));
+      ->check(CLI::IsMember({"lcov", "cobertura", "sonarqube", "sarif", "json", "html"}));
   report->add_option("CORPUS", options->corpus,
                      "A corpus from pathcov collect (- for standard input)")
       ->required();
   report->add_option("-o,--output", options->output,
-                     "Write here; - is standard output")
+                     "Write here; - is standard output (html: a directory)")
       ->capture_default_str();
   report
       ->add_option("--max-results", options->maxResults,

@@ -93,14 +93,6 @@ std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
   return ordered;
 }
 
-namespace {
-
-uint64_t saturatingAdd(uint64_t a, uint64_t b) {
-  return a + b < a ? UINT64_MAX : a + b;
-}
-
-} // namespace
-
 nlohmann::json toJson(const Corpus &corpus) {
   // Field paths: attributed to their function, or set aside with why.
   std::map<FunctionKey, nlohmann::json> fieldPaths;

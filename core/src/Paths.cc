@@ -70,6 +70,22 @@ std::vector<BlockId> pathBlocks(const Dag &dag,
   return blocks;
 }
 
+uint64_t countPathsAvoiding(const Dag &dag, const std::vector<bool> &avoid) {
+  std::vector<uint64_t> count(dag.numNodes(), 0);
+  bool saturated = false;
+  for (BlockId v : dag.reverseTopologicalOrder()) {
+    if (avoid[v])
+      continue;
+    if (v == dag.exit) {
+      count[v] = 1;
+      continue;
+    }
+    for (DagEdgeId e : dag.out[v])
+      count[v] = saturatingAdd(count[v], count[dag.edges[e].dst], saturated);
+  }
+  return count[dag.entry];
+}
+
 std::vector<DagEdgeId> pathFromBlocks(const Dag &dag,
                                       const std::vector<BlockId> &blocks) {
   if (blocks.empty())

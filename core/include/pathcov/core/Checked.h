@@ -57,4 +57,10 @@ inline uint64_t saturatingAdd(uint64_t a, uint64_t b, bool &saturated) {
   return r;
 }
 
+// The same, when only the sum matters (counts for reports).
+inline uint64_t saturatingAdd(uint64_t a, uint64_t b) {
+  bool saturated = false;
+  return saturatingAdd(a, b, saturated);
+}
+
 } // namespace pathcov

@@ -27,6 +27,11 @@ uint64_t ballLarusIdOf(const Dag &dag, const BallLarusNumbering &bl,
 std::vector<BlockId> pathBlocks(const Dag &dag,
                                 const std::vector<DagEdgeId> &path);
 
+// Paths ENTRY to EXIT that run through none of the blocks marked in
+// `avoid` (saturating at UINT64_MAX): all paths minus this is how many run
+// through the marked blocks.
+uint64_t countPathsAvoiding(const Dag &dag, const std::vector<bool> &avoid);
+
 // The inverse of pathBlocks. Throws GraphError if the blocks are not a
 // path of the DAG, or name more than one (parallel edges).
 std::vector<DagEdgeId> pathFromBlocks(const Dag &dag,
