@@ -1,0 +1,622 @@
+#include "HtmlReport.h"
+
+#include "FileIo.h"
+#include "PathText.h"
+
+#include "pathcov/core/Paths.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace pathcov {
+
+namespace {
+
+std::string esc(const std::string &text) {
+  std::string out;
+  for (char c : text)
+    switch (c) {
+    case '&': out += "&amp;"; break;
+    case '<': out += "&lt;"; break;
+    case '>': out += "&gt;"; break;
+    case '"': out += "&quot;"; break;
+    case '\'': out += "&#39;"; break;
+    default: out += c;
+    }
+  return out;
+}
+
+std::string percent(uint64_t part, uint64_t whole) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%",
+                whole ? 100.0 * static_cast<double>(part) / whole : 100.0);
+  return buf;
+}
+
+std::string bar(uint64_t part, uint64_t whole) {
+  return "<span class=\"bar\"><span style=\"width:" + percent(part, whole) +
+         "\"></span></span> " + percent(part, whole);
+}
+
+std::string fraction(uint64_t part, uint64_t whole) {
+  return std::to_string(part) + "/" + std::to_string(whole);
+}
+
+// ------------------------------------------------------------ per function
+
+struct LinePaths {
+  uint64_t total = 0, tested = 0;
+};
+
+// What a function's views need, derived once: its DAG, its tested paths'
+// blocks and CFG edges, and per line the paths through it.
+struct FunctionView {
+  const FunctionProjection *projection = nullptr;
+  std::string anchor; // "f3": unique in the report
+  NumberedDag numbered;
+  std::vector<bool> blockTested;         // per block
+  std::vector<bool> edgeTested;          // per CFG edge
+  std::map<SourceLine, LinePaths> paths; // paths through each line
+};
+
+std::string fileOf(const FunctionMetadata &m, BlockId b) {
+  return m.blocks[b].file.empty() ? m.file : m.blocks[b].file;
+}
+
+FunctionView viewOf(const FunctionProjection &p, size_t index) {
+  const CorpusFunction &f = *p.function;
+  const FunctionMetadata &m = f.metadata;
+  const Cfg &cfg = *m.cfg;
+  FunctionView v;
+  v.projection = &p;
+  v.anchor = "f" + std::to_string(index);
+  v.numbered = m.number();
+  const Dag &dag = v.numbered.dag;
+  v.blockTested.assign(cfg.numBlocks(), false);
+  v.edgeTested.assign(cfg.edges().size(), false);
+  std::vector<bool> endsAt(cfg.numBlocks(), false);
+  std::vector<bool> startsAt(cfg.numBlocks(), false);
+  std::vector<std::vector<bool>> onPath;
+  for (const auto &[id, tested] : f.paths) {
+    std::vector<bool> on(cfg.numBlocks(), false);
+    for (DagEdgeId e : regeneratePath(dag, v.numbered.ballLarus, id)) {
+      const DagEdge &edge = dag.edges[e];
+      on[edge.src] = on[edge.dst] = true;
+      if (edge.role == DagEdgeRole::Cfg)
+        v.edgeTested[edge.cfgEdge] = true;
+      else if (edge.role == DagEdgeRole::PathEnd)
+        endsAt[edge.src] = true;
+      else
+        startsAt[edge.dst] = true;
+    }
+    for (BlockId b = 0; b < cfg.numBlocks(); ++b)
+      v.blockTested[b] = v.blockTested[b] || on[b];
+    onPath.push_back(std::move(on));
+  }
+  // An edge that left the DAG (back edge, cut, abnormal, fake) counts as
+  // taken when a tested path ends at its source and one starts at its
+  // target: the runs cannot tell more.
+  for (EdgeId e = 0; e < cfg.edges().size(); ++e) {
+    const CfgEdge &edge = cfg.edge(e);
+    if (dag.cfgEdgeRole[e] != CfgEdgeRole::InDag &&
+        dag.cfgEdgeRole[e] != CfgEdgeRole::Unreachable)
+      v.edgeTested[e] = (edge.src == dag.entry || endsAt[edge.src]) &&
+                        (edge.dst == dag.exit || startsAt[edge.dst]);
+  }
+  // Paths through each line: all paths minus those avoiding its blocks.
+  std::map<SourceLine, std::vector<BlockId>> blocksOfLine;
+  for (BlockId b = 0; b < cfg.numBlocks() && b < m.blocks.size(); ++b)
+    for (int line : m.blocks[b].lines)
+      blocksOfLine[{fileOf(m, b), line}].push_back(b);
+  for (const auto &[line, blocks] : blocksOfLine) {
+    std::vector<bool> avoid(cfg.numBlocks(), false);
+    for (BlockId b : blocks)
+      avoid[b] = true;
+    LinePaths &lp = v.paths[line];
+    lp.total = v.numbered.ballLarus.totalPaths - countPathsAvoiding(dag, avoid);
+    for (const std::vector<bool> &on : onPath)
+      lp.tested += std::any_of(blocks.begin(), blocks.end(),
+                               [&](BlockId b) { return on[b]; });
+  }
+  return v;
+}
+
+// ------------------------------------------------------------ the CFG
+
+std::string blockLabel(const FunctionMetadata &m, const Dag &dag, BlockId b) {
+  if (b == dag.entry)
+    return "entry";
+  if (b == dag.exit)
+    return "exit";
+  std::string label = "B" + std::to_string(b);
+  if (b >= m.blocks.size() || m.blocks[b].lines.empty())
+    return label;
+  const auto [lo, hi] = std::minmax_element(m.blocks[b].lines.begin(),
+                                            m.blocks[b].lines.end());
+  label += " L" + std::to_string(*lo);
+  if (*hi != *lo)
+    label += "-" + std::to_string(*hi);
+  if (!m.blocks[b].file.empty())
+    label += "*"; // lines of another file (the title says which)
+  return label;
+}
+
+// Blocks in layers by DAG depth (longest path from ENTRY), edges green if
+// a tested path takes them, red if none does, dashed if they leave the DAG.
+std::string cfgSvg(const FunctionView &v) {
+  const FunctionMetadata &m = v.projection->function->metadata;
+  const Cfg &cfg = *m.cfg;
+  const Dag &dag = v.numbered.dag;
+  std::vector<BlockId> order = dag.reverseTopologicalOrder();
+  std::reverse(order.begin(), order.end());
+  std::vector<int> depth(cfg.numBlocks(), 0);
+  for (BlockId b : order)
+    for (DagEdgeId e : dag.out[b])
+      depth[dag.edges[e].dst] = std::max(depth[dag.edges[e].dst], depth[b] + 1);
+  std::map<int, std::vector<BlockId>> layers;
+  for (BlockId b : order)
+    layers[depth[b]].push_back(b);
+  // Room on the left for edges that skip layers, on the right for edges
+  // that go back up.
+  const int w = 84, h = 26, gapX = 18, gapY = 42, margin = 12, skipRoom = 48,
+            loopRoom = 60;
+  size_t widest = 1;
+  for (auto &[d, blocks] : layers) {
+    std::sort(blocks.begin(), blocks.end());
+    widest = std::max(widest, blocks.size());
+  }
+  const int width =
+      2 * margin + skipRoom + static_cast<int>(widest) * (w + gapX) + loopRoom;
+  const int height = 2 * margin + static_cast<int>(layers.size()) * (h + gapY);
+  std::vector<int> x(cfg.numBlocks(), -1), y(cfg.numBlocks(), -1);
+  for (const auto &[d, blocks] : layers) {
+    const int row = static_cast<int>(blocks.size()) * (w + gapX) - gapX;
+    const int left = margin + skipRoom +
+                     (static_cast<int>(widest) * (w + gapX) - gapX - row) / 2;
+    for (size_t i = 0; i < blocks.size(); ++i) {
+      x[blocks[i]] = left + static_cast<int>(i) * (w + gapX);
+      y[blocks[i]] = margin + d * (h + gapY);
+    }
+  }
+  const std::string a = v.anchor;
+  std::ostringstream out;
+  out << "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
+      << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width
+      << " " << height << "\" role=\"img\" aria-label=\"CFG of "
+      << esc(m.name) << "\">\n<defs>"
+      << "<marker id=\"" << a << "-t\" viewBox=\"0 0 8 8\" refX=\"8\" "
+         "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+         "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#1a7f37\"/></marker>"
+      << "<marker id=\"" << a << "-u\" viewBox=\"0 0 8 8\" refX=\"8\" "
+         "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
+         "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#cf222e\"/></marker></defs>\n";
+  for (EdgeId e = 0; e < cfg.edges().size(); ++e) {
+    const CfgEdge &edge = cfg.edge(e);
+    const CfgEdgeRole role = dag.cfgEdgeRole[e];
+    if (role == CfgEdgeRole::Unreachable || x[edge.src] < 0 || x[edge.dst] < 0)
+      continue;
+    const bool tested = v.edgeTested[e];
+    const int sx = x[edge.src] + w / 2, sy = y[edge.src] + h;
+    const int dx = x[edge.dst] + w / 2, dy = y[edge.dst];
+    out << "<path class=\"edge " << (tested ? "tested" : "untested")
+        << "\" stroke=\"" << (tested ? "#1a7f37" : "#cf222e")
+        << "\" fill=\"none\" stroke-width=\"1.6\""
+        << (role == CfgEdgeRole::InDag ? "" : " stroke-dasharray=\"5,3\"")
+        << " marker-end=\"url(#" << a << (tested ? "-t" : "-u") << ")\" d=\"";
+    if (depth[edge.dst] == depth[edge.src] + 1) {
+      out << "M" << sx << "," << sy << " L" << dx << "," << dy;
+    } else if (depth[edge.dst] > depth[edge.src]) {
+      // Skips layers: around the left of the boxes in between.
+      const int lx = x[edge.src], ly = y[edge.src] + h / 2;
+      const int tx = x[edge.dst], ty = y[edge.dst] + h / 2;
+      const int bend = std::max(
+          4, std::min(lx, tx) - 24 - 6 * (depth[edge.dst] - depth[edge.src]));
+      out << "M" << lx << "," << ly << " C" << bend << "," << ly << " "
+          << bend << "," << ty << " " << tx << "," << ty;
+    } else { // upwards or sideways: around the right of the boxes
+      const int rx = x[edge.src] + w, ry = y[edge.src] + h / 2;
+      const int tx = x[edge.dst] + w, ty = y[edge.dst] + h / 2;
+      const int bend = std::max(rx, tx) + 30 + (rx == tx ? 0 : 10);
+      out << "M" << rx << "," << ry << " C" << bend << "," << ry << " "
+          << bend << "," << ty << " " << tx << "," << ty;
+    }
+    out << "\"><title>B" << edge.src << " -&gt; B" << edge.dst << " ("
+        << edgeKindName(edge.kind) << ", " << cfgEdgeRoleName(role) << "): "
+        << (tested ? "tested" : "untested") << "</title></path>\n";
+  }
+  for (BlockId b : order) {
+    const bool endpoint = b == dag.entry || b == dag.exit;
+    std::string title = blockLabel(m, dag, b);
+    if (!endpoint && b < m.blocks.size() && !m.blocks[b].file.empty())
+      title += " (" + m.blocks[b].file + ")";
+    out << "<g id=\"" << a << "-b" << b << "\" class=\"block\"><rect x=\""
+        << x[b] << "\" y=\"" << y[b] << "\" width=\"" << w << "\" height=\""
+        << h << "\" rx=\"4\" fill=\""
+        << (endpoint ? "#eaeef2" : v.blockTested[b] ? "#dafbe1" : "#ffebe9")
+        << "\" stroke=\"#57606a\"/><text x=\"" << x[b] + w / 2 << "\" y=\""
+        << y[b] + h / 2 + 4 << "\" text-anchor=\"middle\">"
+        << esc(blockLabel(m, dag, b)) << "</text><title>" << esc(title)
+        << "</title></g>\n";
+  }
+  out << "</svg>";
+  return out.str();
+}
+
+// ------------------------------------------------------------ the pages
+
+constexpr const char *kStyle = R"(<style>
+body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#1f2328}
+h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1.05em}
+table{border-collapse:collapse}
+td,th{padding:2px 8px;text-align:left;vertical-align:top}
+th{background:#f6f8fa;border-bottom:1px solid #d0d7de}
+.num{text-align:right;font-variant-numeric:tabular-nums}
+.bar{display:inline-block;width:90px;height:9px;background:#ffcecb;vertical-align:middle}
+.bar span{display:block;height:100%;background:#2da44e}
+.note{color:#57606a}
+table.src{font:12px/1.35 monospace;width:100%}
+table.src td{padding:0 6px;white-space:pre}
+table.src td.n{color:#8c959f;text-align:right;user-select:none}
+tr.hit td.c{background:#dafbe1}tr.miss td.c{background:#ffebe9}
+tr.on td{background:#fff8c5 !important}
+ul.paths{font:12px/1.5 monospace;list-style:none;padding-left:0}
+ul.paths li{padding:0 4px}ul.paths li.on{background:#fff8c5;outline:1px solid #d4a72c}
+li.untested a{color:#cf222e}li.tested a{color:#1a7f37}li.residual a{color:#9a6700}
+svg.cfg{border:1px solid #d0d7de;background:#fff;font:11px monospace}
+g.block.on rect{stroke:#d4a72c;stroke-width:3}
+.fn{border-top:1px solid #d0d7de;margin-top:1.5em}
+.cols{display:flex;gap:2em;align-items:flex-start}.cols>div:first-child{flex:1 1 0;min-width:0}
+ul.paths li{overflow-wrap:anywhere}
+</style>
+)";
+
+// Selecting a path (its #anchor) highlights its lines and blocks.
+constexpr const char *kScript = R"(<script>
+function pathcovShow(id) {
+  document.querySelectorAll('.on').forEach(function (e) { e.classList.remove('on'); });
+  var p = id && document.getElementById(id);
+  if (!p || !p.dataset.fn) return;
+  p.classList.add('on');
+  p.dataset.lines.split(' ').forEach(function (l) {
+    var r = l && document.getElementById('L' + l);
+    if (r) r.classList.add('on');
+  });
+  p.dataset.blocks.split(' ').forEach(function (b) {
+    var g = b && document.getElementById(p.dataset.fn + '-b' + b);
+    if (g) g.classList.add('on');
+  });
+}
+window.addEventListener('hashchange', function () { pathcovShow(location.hash.slice(1)); });
+window.addEventListener('DOMContentLoaded', function () {
+  // ?path=ID selects a path without scrolling to it (for screenshots).
+  pathcovShow(location.hash.slice(1) || new URLSearchParams(location.search).get('path'));
+});
+</script>
+)";
+
+std::string pageStart(const std::string &title) {
+  return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<title>" + esc(title) + "</title>\n" + kStyle + kScript +
+         "</head>\n<body>\n";
+}
+
+const char *kPageEnd = "</body>\n</html>\n";
+
+// A file name as a page name: letters, digits, '.', '_', '-'; unique.
+std::map<std::string, std::string>
+pageNames(const std::map<std::string, FileProjection> &files) {
+  std::map<std::string, std::string> names;
+  std::set<std::string> taken{"index"};
+  for (const auto &[file, projection] : files) {
+    std::string base;
+    for (char c : file.substr(file.find_first_not_of('/') == std::string::npos
+                                  ? 0
+                                  : file.find_first_not_of('/')))
+      base += isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-'
+                  ? c
+                  : '_';
+    if (base.size() > 100)
+      base = base.substr(base.size() - 100);
+    std::string name = base;
+    for (int i = 2; taken.count(name); ++i)
+      name = base + "-" + std::to_string(i);
+    taken.insert(name);
+    names[file] = name + ".html";
+  }
+  return names;
+}
+
+struct PathCounts {
+  uint64_t tested = 0, total = 0, above = 0; // above: functions over bound
+};
+
+PathCounts countPaths(const std::vector<const FunctionProjection *> &functions,
+                      uint64_t bound) {
+  PathCounts c;
+  for (const FunctionProjection *p : functions) {
+    const CorpusFunction &f = *p->function;
+    if (f.metadata.numPaths > bound) {
+      ++c.above;
+      continue;
+    }
+    c.tested += f.paths.size();
+    c.total += f.metadata.numPaths;
+  }
+  return c;
+}
+
+std::pair<uint64_t, uint64_t> lineCounts(const std::map<int, uint64_t> &lines) {
+  uint64_t hit = 0;
+  for (const auto &[line, count] : lines)
+    hit += count > 0;
+  return {hit, lines.size()};
+}
+
+std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
+                      const std::map<std::string, std::string> &pages,
+                      const std::vector<FunctionView> &views,
+                      const HtmlOptions &options) {
+  std::vector<const FunctionProjection *> all;
+  for (const FunctionProjection &f : p.functions)
+    all.push_back(&f);
+  const PathCounts total = countPaths(all, options.pathBound);
+  uint64_t lines = 0, linesHit = 0;
+  for (const auto &[name, file] : p.files) {
+    const auto [hit, count] = lineCounts(file.lines);
+    linesHit += hit;
+    lines += count;
+  }
+  std::ostringstream out;
+  out << pageStart("pathcov report") << "<h1>pathcov: path coverage</h1>\n"
+      << "<table class=\"summary\" id=\"summary\">\n"
+      << "<tr><th>Paths tested (functions with at most " << options.pathBound
+      << " paths)</th><td class=\"num\" id=\"paths\">"
+      << fraction(total.tested, total.total) << "</td><td>"
+      << bar(total.tested, total.total) << "</td></tr>\n"
+      << "<tr><th>Functions above the path bound</th><td class=\"num\">"
+      << total.above << "</td><td></td></tr>\n"
+      << "<tr><th>Instrumented functions</th><td class=\"num\" "
+         "id=\"functions\">"
+      << p.functions.size() << "</td><td class=\"note\">"
+      << p.skipped.size() << " not instrumented</td></tr>\n"
+      << "<tr><th>Lines run by tested paths</th><td class=\"num\">"
+      << fraction(linesHit, lines) << "</td><td>" << bar(linesHit, lines)
+      << "</td></tr>\n"
+      << "<tr><th>Profiles</th><td class=\"num\">" << corpus.profiles
+      << "</td><td></td></tr>\n</table>\n"
+      << "<p class=\"note\">A path is one acyclic run through a function "
+         "(Ball-Larus); loops start new paths. Line and branch coverage can "
+         "be complete while paths are untested.</p>\n";
+
+  out << "<h2>Files</h2>\n<table id=\"files\">\n<tr><th>File</th>"
+         "<th class=\"num\">Functions</th><th class=\"num\">Paths tested</th>"
+         "<th>Path coverage</th><th class=\"num\">Lines</th></tr>\n";
+  for (const auto &[name, file] : p.files) {
+    const PathCounts c = countPaths(file.functions, options.pathBound);
+    const auto [hit, count] = lineCounts(file.lines);
+    out << "<tr><td><a href=\"" << esc(pages.at(name)) << "\">" << esc(name)
+        << "</a></td><td class=\"num\">" << file.functions.size()
+        << "</td><td class=\"num\">" << fraction(c.tested, c.total)
+        << "</td><td>" << bar(c.tested, c.total) << "</td><td class=\"num\">"
+        << fraction(hit, count) << "</td></tr>\n";
+  }
+  out << "</table>\n";
+
+  out << "<h2>Functions</h2>\n<table id=\"functions-table\">\n<tr>"
+         "<th>Function</th><th>Where</th><th class=\"num\">Calls</th>"
+         "<th class=\"num\">Paths tested</th><th>Path coverage</th>"
+         "<th class=\"num\">Interrupted</th></tr>\n";
+  for (const FunctionView &v : views) {
+    const CorpusFunction &f = *v.projection->function;
+    const FunctionMetadata &m = f.metadata;
+    out << "<tr><td><a href=\"" << esc(pages.at(m.file)) << "#" << v.anchor
+        << "\">" << esc(m.name) << "</a></td><td>" << esc(m.file) << ":"
+        << m.line << "</td><td class=\"num\">" << f.calls
+        << "</td><td class=\"num\">" << fraction(f.paths.size(), m.numPaths)
+        << "</td><td>"
+        << (m.numPaths > options.pathBound
+                ? std::string("above the bound")
+                : bar(f.paths.size(), m.numPaths))
+        << "</td><td class=\"num\">" << f.interrupted << "</td></tr>\n";
+  }
+  out << "</table>\n";
+  if (!p.skipped.empty()) {
+    out << "<h2>Not instrumented</h2>\n<ul>\n";
+    for (const CorpusFunction *f : p.skipped)
+      out << "<li>" << esc(f->metadata.name) << " (" << esc(f->metadata.file)
+          << ":" << f->metadata.line << "): " << esc(f->metadata.skipped)
+          << "</li>\n";
+    out << "</ul>\n";
+  }
+  out << kPageEnd;
+  return out.str();
+}
+
+// One path as a list item: selecting it highlights its lines on `file`.
+std::string pathItem(const FunctionView &v, const std::string &file,
+                     uint64_t id, const std::string &kind,
+                     const std::string &detail) {
+  const FunctionMetadata &m = v.projection->function->metadata;
+  const PathDescription p = describePath(m, v.numbered, id);
+  std::set<int> lines;
+  std::string blocks;
+  for (const PathStep &step : p.steps) {
+    blocks += (blocks.empty() ? "" : " ") + std::to_string(step.block);
+    if (step.block < m.blocks.size() && fileOf(m, step.block) == file)
+      lines.insert(m.blocks[step.block].lines.begin(),
+                   m.blocks[step.block].lines.end());
+  }
+  std::string lineList;
+  for (int line : lines)
+    lineList += (lineList.empty() ? "" : " ") + std::to_string(line);
+  const std::string anchor = v.anchor + "-p" + std::to_string(id);
+  std::string text = pathLinesText(m, p);
+  if (p.start != "entry" || p.end != "return")
+    text += " [" + p.start + " -> " + p.end + "]";
+  return "<li id=\"" + anchor + "\" class=\"" + kind + "\" data-fn=\"" +
+         v.anchor + "\" data-lines=\"" + lineList + "\" data-blocks=\"" +
+         blocks + "\"><a href=\"#" + anchor + "\">path " +
+         std::to_string(id) + "</a> " + esc(detail) + ": " + esc(text) +
+         "</li>\n";
+}
+
+std::string functionSection(const FunctionView &v, const std::string &file,
+                            const HtmlFieldPaths &field,
+                            const HtmlOptions &options) {
+  const CorpusFunction &f = *v.projection->function;
+  const FunctionMetadata &m = f.metadata;
+  std::ostringstream out;
+  out << "<div class=\"fn\" id=\"" << v.anchor << "\">\n<h2>" << esc(m.name)
+      << " <span class=\"note\">line " << m.line << "</span></h2>\n<p>"
+      << fraction(f.paths.size(), m.numPaths) << " paths tested "
+      << bar(f.paths.size(), m.numPaths) << "; " << f.calls << " calls, "
+      << f.interrupted << " interrupted paths; checksum "
+      << esc(m.checksum) << "</p>\n<div class=\"cols\">\n<div>\n";
+
+  out << "<h3>Tested paths (" << f.paths.size() << ")</h3>\n"
+      << "<ul class=\"paths tested\">\n";
+  for (const auto &[id, tested] : f.paths) {
+    std::string tests;
+    for (const std::string &t : tested.tests)
+      tests += (tests.empty() ? "" : ", ") + t;
+    out << pathItem(v, file, id, "tested",
+                    "ran " + std::to_string(tested.count) + "x" +
+                        (tests.empty() ? "" : ", tests: " + tests));
+  }
+  out << "</ul>\n";
+
+  const uint64_t untested = m.numPaths - f.paths.size();
+  out << "<h3>Untested paths (" << untested << ")</h3>\n"
+      << "<ul class=\"paths untested\">\n";
+  uint64_t listed = 0;
+  for (uint64_t id = 0; id < m.numPaths && listed < options.maxUntestedPaths;
+       ++id)
+    if (!f.paths.count(id)) {
+      out << pathItem(v, file, id, "untested", "never run");
+      ++listed;
+    }
+  out << "</ul>\n";
+  if (untested > listed)
+    out << "<p class=\"note\">" << untested - listed << " more</p>\n";
+
+  const auto found = field.find(keyOf(m));
+  if (found != field.end()) {
+    out << "<h3>Field-observed paths (" << found->second.size() << ")</h3>\n"
+        << "<ul class=\"paths field\">\n";
+    for (const auto &[id, runs] : found->second) {
+      const bool tested = f.paths.count(id) > 0;
+      out << pathItem(v, file, id, tested ? "tested" : "residual",
+                      "ran " + std::to_string(runs) + "x in the field, " +
+                          (tested ? "tested" : "never tested"));
+    }
+    out << "</ul>\n";
+  }
+  out << "</div>\n<div>\n<h3>Control-flow graph</h3>\n" << cfgSvg(v)
+      << "\n<p class=\"note\">Green: taken by a tested path; red: by none; "
+         "dashed: leaves the DAG (loop back edge, cut, abnormal).</p>\n"
+      << "</div>\n</div>\n</div>\n";
+  return out.str();
+}
+
+std::string filePage(const std::string &name, const FileProjection &file,
+                     const std::vector<FunctionView> &views,
+                     const HtmlFieldPaths &field, const HtmlOptions &options) {
+  // Paths through each line, added up over the functions with lines here.
+  std::map<int, LinePaths> paths;
+  for (const FunctionView &v : views)
+    for (const auto &[line, lp] : v.paths)
+      if (line.first == name) {
+        LinePaths &sum = paths[line.second];
+        sum.total = saturatingAdd(sum.total, lp.total);
+        sum.tested = saturatingAdd(sum.tested, lp.tested);
+      }
+  std::vector<std::string> source;
+  std::ifstream in(name);
+  for (std::string line; in && std::getline(in, line);)
+    source.push_back(line);
+  int last = static_cast<int>(source.size());
+  if (!file.lines.empty())
+    last = std::max(last, file.lines.rbegin()->first);
+
+  const PathCounts c = countPaths(file.functions, options.pathBound);
+  std::ostringstream out;
+  out << pageStart(name + " - pathcov") << "<p><a href=\"index.html\">"
+      << "&larr; all files</a></p>\n<h1>" << esc(name) << "</h1>\n<p>"
+      << fraction(c.tested, c.total) << " paths tested "
+      << bar(c.tested, c.total) << " in " << file.functions.size()
+      << " functions. Select a path to highlight its lines and blocks.</p>\n";
+  if (!file.functions.empty()) {
+    out << "<ul>\n";
+    for (const FunctionProjection *f : file.functions)
+      for (const FunctionView &v : views)
+        if (v.projection == f)
+          out << "<li><a href=\"#" << v.anchor << "\">"
+              << esc(f->function->metadata.name) << "</a> "
+              << fraction(f->function->paths.size(),
+                          f->function->metadata.numPaths)
+              << "</li>\n";
+    out << "</ul>\n";
+  }
+  for (const FunctionProjection *f : file.functions)
+    for (const FunctionView &v : views)
+      if (v.projection == f)
+        out << functionSection(v, name, field, options);
+
+  out << "<h2>Source</h2>\n";
+  if (source.empty())
+    out << "<p class=\"note\" id=\"no-source\">The source file could not be "
+           "read: line numbers only.</p>\n";
+  out << "<table class=\"src\">\n<tr><th>Line</th><th>Runs</th>"
+         "<th>Paths tested/all</th><th>Source</th></tr>\n";
+  for (int line = 1; line <= last; ++line) {
+    const auto count = file.lines.find(line);
+    const auto lp = paths.find(line);
+    out << "<tr id=\"L" << line << "\""
+        << (count == file.lines.end() ? ""
+            : count->second ? " class=\"hit\""
+                            : " class=\"miss\"")
+        << "><td class=\"n\">" << line << "</td><td class=\"c num\">"
+        << (count == file.lines.end() ? "" : std::to_string(count->second))
+        << "</td><td class=\"c num\">"
+        << (lp == paths.end() ? "" : fraction(lp->second.tested, lp->second.total))
+        << "</td><td>"
+        << (line <= static_cast<int>(source.size()) ? esc(source[line - 1]) : "")
+        << "</td></tr>\n";
+  }
+  out << "</table>\n" << kPageEnd;
+  return out.str();
+}
+
+} // namespace
+
+int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
+                    const HtmlFieldPaths &field, const std::string &dir,
+                    const HtmlOptions &options) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error)
+    return reportError("report", dir,
+                       "cannot create directory: " + error.message(),
+                       kExitOutputError);
+  std::vector<FunctionView> views;
+  for (size_t i = 0; i < projection.functions.size(); ++i)
+    views.push_back(viewOf(projection.functions[i], i));
+  const std::map<std::string, std::string> pages = pageNames(projection.files);
+  const std::string prefix = dir + "/";
+  if (int code = writeOutput(
+          "report", prefix + "index.html",
+          indexPage(corpus, projection, pages, views, options)))
+    return code;
+  for (const auto &[name, file] : projection.files)
+    if (int code =
+            writeOutput("report", prefix + pages.at(name),
+                        filePage(name, file, views, field, options)))
+      return code;
+  return kExitSuccess;
+}
+
+} // namespace pathcov

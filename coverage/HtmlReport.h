@@ -1,0 +1,32 @@
+// `pathcov report --format html` (docs/report.md): a self-contained HTML
+// report in a directory. index.html sums up paths per file and function;
+// one page per source file shows the source with per-line counts and
+// paths, each function's tested, untested and field-observed paths (each
+// highlights its lines when selected), and a picture of its CFG.
+#pragma once
+
+#include "Projections.h"
+
+#include "pathcov/format/Corpus.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace pathcov {
+
+// Per function: its field-observed paths and their field runs.
+using HtmlFieldPaths = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
+
+struct HtmlOptions {
+  uint64_t pathBound = 1000;     // functions above it: not in the totals
+  uint64_t maxUntestedPaths = 50; // untested paths listed per function
+};
+
+// Writes DIR/index.html and one page per file; returns an exit code
+// (reporting write errors itself).
+int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
+                    const HtmlFieldPaths &field, const std::string &dir,
+                    const HtmlOptions &options = {});
+
+} // namespace pathcov

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+"""`pathcov report --format html`, rendered in headless Chromium.
+
+Builds classify.c and collects its corpus as run_report.py does (classify:
+paths 1, 2, 3 tested, path 0 never), adds field_paths (classify's paths 0
+and 1 seen in the field), writes the HTML report, then checks:
+  - every page parses with html.parser and names no external URL;
+  - the same corpus gives the same bytes twice (deterministic);
+  - Debian chromium (/usr/bin/chromium, from scripts/install-deps.sh)
+    --dump-dom of index.html: the summary numbers (those of the json
+    summary), the function names; of the file page: a tested and an
+    untested path of classify, a field-observed one, the source lines with
+    their counts, the CFG as SVG with green and red edges, and the path in
+    the URL's #fragment highlighted by the page's script;
+  - a --screenshot of the file page, kept in the work directory.
+Exits 0 on success; prints what differs otherwise.
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from html.parser import HTMLParser
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from run_report import must  # noqa: E402
+
+CHROMIUM = "/usr/bin/chromium"
+FAILURES = []
+
+
+def check(condition, what):
+    if not condition:
+        FAILURES.append(what)
+
+
+class StrictParser(HTMLParser):
+    """Collects unbalanced tags and external references."""
+    VOID = {"meta", "br", "img", "input", "link", "hr"}
+    SVG_LEAVES = {"path", "rect", "text", "title", "marker", "defs", "g"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.problems, self.urls = [], [], []
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if value and re.match(r"\s*(https?:|//|ftp:|data:)", value) and \
+                    not (name == "xmlns" and tag == "svg"):
+                self.urls.append(f"<{tag} {name}={value}>")
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        self.handle_starttag(tag, attrs)
+        if tag not in self.VOID:
+            self.stack.pop()
+
+    def handle_endtag(self, tag):
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1:]}"
+                                 f" at line {self.getpos()[0]}")
+        else:
+            self.stack.pop()
+
+
+def check_html(path):
+    text = open(path, encoding="utf-8").read()
+    parser = StrictParser()
+    parser.feed(text)
+    parser.close()
+    name = os.path.basename(path)
+    check(not parser.problems, f"{name}: {parser.problems[:3]}")
+    check(not parser.stack, f"{name}: unclosed {parser.stack}")
+    check(not parser.urls, f"{name}: external URLs {parser.urls}")
+    # Nothing fetched: no src= or href= outside the report, no @import/url().
+    check(not re.search(r"(src|href)=\"(?!#|[\w.-]+\.html)", text),
+          f"{name}: a reference outside the report")
+    check("url(http" not in text and "@import" not in text,
+          f"{name}: CSS fetches something")
+    return text
+
+
+def chromium(args, work, url, *flags):
+    profile = tempfile.mkdtemp(prefix="chromium-", dir=work)
+    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+           "--disable-quic", "--no-first-run", "--disable-background-networking",
+           "--disable-component-update", "--disable-sync",
+           f"--user-data-dir={profile}", *flags, url]
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    if result.returncode != 0:
+        sys.exit(f"FAIL: chromium: {' '.join(cmd)}\n{result.stderr}")
+    return result.stdout
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--compiler", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--runtime", required=True)
+    ap.add_argument("--pathcov", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("source")
+    args = ap.parse_args()
+    if not os.access(CHROMIUM, os.X_OK):
+        sys.exit(f"FAIL: {CHROMIUM} is missing: this test needs Debian's "
+                 "chromium (scripts/install-deps.sh installs it)")
+    work = os.path.abspath(args.workdir)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    program = os.path.join(work, "classify")
+    source = os.path.abspath(args.source)
+    must([args.compiler, "-O2", "-g", f"-fplugin={args.plugin}", source,
+          "-o", program, args.runtime, "-lpthread"], "build")
+    env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(work, "profiles"),
+               PATHCOV_TEST="classify")
+    must([program, "-1", "20", "5", "5"], "run", env=env)
+    corpus = os.path.join(work, "corpus.json")
+    must([args.pathcov, "collect", "-o", corpus, env["PATHCOV_PROFILE_DIR"]],
+         "pathcov collect")
+
+    # Field paths, as pathcov merge writes them (run_report.py does the same).
+    data = json.load(open(corpus, encoding="utf-8"))
+    rid = "-:42:1000:2000"
+    data["reports"] = [{"id": rid, "module": "classify", "build_id": None,
+                        "pid": 42, "started_ns": 1000, "written_ns": 2000,
+                        "reason": "exit", "dropped_paths": 0}]
+    for f in data["functions"]:
+        if f.get("name") == "classify":
+            f["field_paths"] = [
+                {"id": i, "count": n, "seen": [
+                    {"report": rid, "count": n, "first_seen_ns": 1500}]}
+                for i, n in ((0, 7), (1, 2))]
+    field_corpus = os.path.join(work, "field-corpus.json")
+    json.dump(data, open(field_corpus, "w", encoding="utf-8"))
+
+    out = os.path.join(work, "html")
+    must([args.pathcov, "report", "--format", "html", field_corpus, "-o", out],
+         "pathcov report --format html")
+    again = os.path.join(work, "html-again")
+    must([args.pathcov, "report", "--format", "html", field_corpus, "-o",
+          again], "pathcov report --format html (again)")
+    pages = sorted(os.listdir(out))
+    check(pages == sorted(os.listdir(again)), "pages differ between runs")
+    for page in pages:
+        check(open(os.path.join(out, page), "rb").read() ==
+              open(os.path.join(again, page), "rb").read(),
+              f"{page}: not deterministic")
+    result = subprocess.run([args.pathcov, "report", "--format", "html",
+                             corpus], capture_output=True, text=True)
+    check(result.returncode == 2 and "-o DIR" in result.stderr,
+          f"html without -o: exit {result.returncode} {result.stderr}")
+
+    for page in pages:
+        check_html(os.path.join(out, page))
+    summary = json.loads(must([args.pathcov, "report", "--format", "json",
+                               corpus], "json summary").stdout)
+    totals = summary["totals"]
+
+    index = os.path.join(out, "index.html")
+    dom = chromium(args, work, "file://" + index, "--dump-dom")
+    want = f'id="paths">{totals["tested_paths"]}/{totals["num_paths"]}<'
+    check(want in dom, f"index: no {want}")
+    check(f'id="functions">{totals["functions"]}<' in dom,
+          "index: function count")
+    for name in ("classify", "never", "main"):
+        check(f">{name}</a>" in dom, f"index: no function {name}")
+    links = re.findall(r'<a href="([^"#]+\.html)">([^<]+)</a>', dom)
+    check([l[1] for l in links] == [source], f"index: file links {links}")
+    if not links:
+        return finish()
+    page = os.path.join(out, links[0][0])
+
+    # classify is function f0; its untested path 0 selected by the URL.
+    url = "file://" + page + "#f0-p0"
+    dom = chromium(args, work, url, "--dump-dom")
+    check('<h2>classify <span class="note">line 5</span></h2>' in dom,
+          "file page: no classify heading")
+    check(re.search(r'<li id="f0-p3" class="tested"[^>]*><a href="#f0-p3">'
+                    r'path 3</a> ran 2x, tests: classify: 6 7\(false\) 9\(false\) '
+                    r'11</li>', dom), "file page: tested path 3 of classify")
+    check(re.search(r'<li id="f0-p0" class="untested on" data-fn="f0" '
+                    r'data-lines="6 7 8 9 10 11"[^>]*><a href="#f0-p0">path 0'
+                    r'</a> never run: 6 7\(true\) 8 9\(true\) 10 11</li>', dom),
+          "file page: untested path 0 of classify, highlighted")
+    check(re.search(r'class="residual"[^>]*><a href="#f0-p0">path 0</a> ran '
+                    r'7x in the field, never tested', dom),
+          "file page: field-observed path 0")
+    check(re.search(r'<h3>Untested paths \(3\)</h3>', dom),
+          "file page: main's 3 untested paths")
+    highlighted = re.findall(r'<tr id="L(\d+)" class="[^"]*\bon\b', dom)
+    check(highlighted == ["6", "7", "8", "9", "10", "11"],
+          f"file page: highlighted lines {highlighted}")
+    check(re.search(r'<tr id="L7" class="hit on"><td class="n">7</td><td '
+                    r'class="c num">4</td><td class="c num">3/4</td><td>'
+                    r'  if \(x &lt; 0\)</td>', dom), "file page: line 7")
+    check(re.search(r'<tr id="L15" class="miss">.*?<td class="c num">0</td>'
+                    r'<td class="c num">0/2</td>', dom), "file page: line 15")
+    svgs = re.findall(r"<svg class=\"cfg\".*?</svg>", dom, re.S)
+    check(len(svgs) == 3, f"file page: {len(svgs)} CFGs, want 3")
+    if svgs:
+        classify_svg = svgs[0]
+        check('class="edge tested" stroke="#1a7f37"' in classify_svg,
+              "classify CFG: no green edge")
+        check('class="edge untested" stroke="#cf222e"' not in classify_svg,
+              "classify CFG: a red edge (every edge is on a tested path)")
+        check('id="f0-b3" class="block on"' in classify_svg or
+              re.search(r'id="f0-b\d+" class="block on"', classify_svg),
+              "classify CFG: no highlighted block")
+    check(any('class="edge untested" stroke="#cf222e"' in s for s in svgs),
+          "file page: no red edge")
+    check(any("stroke-dasharray" in s for s in svgs),
+          "file page: no dashed (loop) edge in main")
+
+    shot = os.path.join(work, "classify-page.png")
+    chromium(args, work, "file://" + page + "?path=f0-p0",
+             f"--screenshot={shot}", "--window-size=1280,1700",
+             "--hide-scrollbars")
+    check(os.path.getsize(shot) > 10000, "screenshot: too small")
+    print("screenshot:", shot)
+    return finish()
+
+
+def finish():
+    for failure in FAILURES:
+        print("FAIL:", failure)
+    if not FAILURES:
+        print("ok: html report rendered in chromium")
+    return 1 if FAILURES else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
