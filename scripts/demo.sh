@@ -56,7 +56,11 @@ echo "== 9. pathcov merge: the field report into the corpus"
 "$pathcov" merge --quiet -o "$out/merged.json" "$out/corpus.json" "$out/reports"
 echo "   $out/merged.json: the paths the field ran are now field-observed"
 
-echo "== 10. pathcov gate: CI's verdict against the tests' corpus"
+echo "== 10. pathcov report: HTML (and LCOV, Cobertura, SonarQube, SARIF)"
+"$pathcov" report --format html -o "$out/html" "$out/merged.json"
+echo "   file://$out/html/index.html"
+
+echo "== 11. pathcov gate: CI's verdict against the tests' corpus"
 status=0
 "$pathcov" gate "$out/merged.json" --baseline "$out/corpus.json" \
   --fail-under-paths 40 --no-new-residual || status=$?
