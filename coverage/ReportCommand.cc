@@ -110,6 +110,37 @@ std::string lcov(const CorpusProjection &p) {
   return out.str();
 }
 
+// ------------------------------------------------------- gcovr JSON
+// gcovr reads no LCOV; its own JSON tracefiles (format 0.3, what Debian's
+// gcovr 5.2 writes) it combines with -a/--add-tracefile. The same
+// projection as LCOV: line counts, and a branch list per deciding line.
+nlohmann::json gcovrJson(const CorpusProjection &p) {
+  nlohmann::json files = nlohmann::json::array();
+  for (const auto &[name, file] : p.files) {
+    std::map<int, nlohmann::json> branches;
+    for (const BranchProjection *b : file.branches)
+      branches[b->line.second].push_back(
+          {{"count", b->taken}, {"fallthrough", false}, {"throw", false}});
+    nlohmann::json lines = nlohmann::json::array();
+    for (const auto &[line, count] : file.lines)
+      lines.push_back({{"line_number", line},
+                       {"count", count},
+                       {"branches", branches.count(line)
+                                        ? branches[line]
+                                        : nlohmann::json::array()},
+                       {"gcovr/excluded", false},
+                       {"gcovr/noncode", false}});
+    nlohmann::json functions = nlohmann::json::array();
+    for (const FunctionProjection *f : file.functions)
+      functions.push_back({{"name", f->function->metadata.name},
+                           {"lineno", f->function->metadata.line},
+                           {"execution_count", f->function->calls}});
+    files.push_back({{"file", name}, {"lines", std::move(lines)},
+                     {"functions", std::move(functions)}});
+  }
+  return {{"gcovr/format_version", "0.3"}, {"files", std::move(files)}};
+}
+
 // ----------------------------------------------------------- Cobertura
 
 struct Totals {
@@ -516,6 +547,8 @@ int runReport(const ReportOptions &options) {
       const CorpusProjection projection = projectCorpus(corpus);
       if (options.format == "lcov")
         text = lcov(projection);
+      else if (options.format == "gcovr")
+        text = gcovrJson(projection).dump(1) + "\n";
       else if (options.format == "cobertura")
         text = cobertura(projection);
       else if (options.format == "sonarqube")
@@ -531,7 +564,8 @@ int runReport(const ReportOptions &options) {
 }
 
 constexpr const char *kReportHelp =
-    "Formats: lcov, cobertura and sonarqube are PROJECTIONS of path coverage "
+    "Formats: lcov, gcovr (gcovr's JSON tracefile, for gcovr -a), cobertura "
+    "and sonarqube are PROJECTIONS of path coverage "
     "onto lines and branches, for dashboards that know nothing else. A "
     "line's count is the largest count of its blocks, a block's count the "
     "runs of tested paths through it; an LCOV branch (BRDA) counts the runs "
@@ -556,10 +590,11 @@ void addReportCommand(CLI::App &app, int &exitCode) {
   CLI::App *report = app.add_subcommand(
       "report", "Project a corpus into LCOV, Cobertura, SonarQube, SARIF, "
                 "a JSON summary or an HTML report");
-  report->add_option("--format", options->format, "lcov, cobertura, "
+  report->add_option("--format", options->format, "lcov, gcovr, cobertura, "
                      "sonarqube, sarif, json or html")
       ->required()
-      ->check(CLI::IsMember({"lcov", "cobertura", "sonarqube", "sarif", "json", "html"}));
+      ->check(CLI::IsMember(
+          {"lcov", "gcovr", "cobertura", "sonarqube", "sarif", "json", "html"}));
   report->add_option("CORPUS", options->corpus,
                      "A corpus from pathcov collect (- for standard input)")
       ->required();

@@ -4,7 +4,7 @@
 set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
-libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov chromium"
+libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov gcovr chromium"
 
 missing=""
 for p in $packages; do
