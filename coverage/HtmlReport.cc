@@ -1,5 +1,7 @@
 #include "HtmlReport.h"
 
+#include "Markup.h"
+
 #include "FileIo.h"
 #include "PathText.h"
 
@@ -16,19 +18,6 @@ namespace pathcov {
 
 namespace {
 
-std::string esc(const std::string &text) {
-  std::string out;
-  for (char c : text)
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out += c;
-    }
-  return out;
-}
 
 std::string percent(uint64_t part, uint64_t whole) {
   char buf[32];
@@ -187,7 +176,7 @@ std::string cfgSvg(const FunctionView &v) {
   out << "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
       << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width
       << " " << height << "\" role=\"img\" aria-label=\"CFG of "
-      << esc(m.name) << "\">\n<defs>"
+      << escapeMarkup(m.name) << "\">\n<defs>"
       << "<marker id=\"" << a << "-t\" viewBox=\"0 0 8 8\" refX=\"8\" "
          "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
          "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#1a7f37\"/></marker>"
@@ -239,7 +228,7 @@ std::string cfgSvg(const FunctionView &v) {
         << (endpoint ? "#eaeef2" : v.blockTested[b] ? "#dafbe1" : "#ffebe9")
         << "\" stroke=\"#57606a\"/><text x=\"" << x[b] + w / 2 << "\" y=\""
         << y[b] + h / 2 + 4 << "\" text-anchor=\"middle\">"
-        << esc(blockLabel(m, dag, b)) << "</text><title>" << esc(title)
+        << escapeMarkup(blockLabel(m, dag, b)) << "</text><title>" << escapeMarkup(title)
         << "</title></g>\n";
   }
   out << "</svg>";
@@ -300,7 +289,7 @@ window.addEventListener('DOMContentLoaded', function () {
 
 std::string pageStart(const std::string &title) {
   return "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-         "<title>" + esc(title) + "</title>\n" + kStyle + kScript +
+         "<title>" + escapeMarkup(title) + "</title>\n" + kStyle + kScript +
          "</head>\n<body>\n";
 }
 
@@ -398,7 +387,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   for (const auto &[name, file] : p.files) {
     const PathCounts c = countPaths(file.functions, options.pathBound);
     const auto [hit, count] = lineCounts(file.lines);
-    out << "<tr><td><a href=\"" << esc(pages.at(name)) << "\">" << esc(name)
+    out << "<tr><td><a href=\"" << escapeMarkup(pages.at(name)) << "\">" << escapeMarkup(name)
         << "</a></td><td class=\"num\">" << file.functions.size()
         << "</td><td class=\"num\">" << fraction(c.tested, c.total)
         << "</td><td>" << bar(c.tested, c.total) << "</td><td class=\"num\">"
@@ -413,8 +402,8 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   for (const FunctionView &v : views) {
     const CorpusFunction &f = *v.projection->function;
     const FunctionMetadata &m = f.metadata;
-    out << "<tr><td><a href=\"" << esc(pages.at(m.file)) << "#" << v.anchor
-        << "\">" << esc(m.name) << "</a></td><td>" << esc(m.file) << ":"
+    out << "<tr><td><a href=\"" << escapeMarkup(pages.at(m.file)) << "#" << v.anchor
+        << "\">" << escapeMarkup(m.name) << "</a></td><td>" << escapeMarkup(m.file) << ":"
         << m.line << "</td><td class=\"num\">" << f.calls
         << "</td><td class=\"num\">" << fraction(f.paths.size(), m.numPaths)
         << "</td><td>"
@@ -427,8 +416,8 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   if (!p.skipped.empty()) {
     out << "<h2>Not instrumented</h2>\n<ul>\n";
     for (const CorpusFunction *f : p.skipped)
-      out << "<li>" << esc(f->metadata.name) << " (" << esc(f->metadata.file)
-          << ":" << f->metadata.line << "): " << esc(f->metadata.skipped)
+      out << "<li>" << escapeMarkup(f->metadata.name) << " (" << escapeMarkup(f->metadata.file)
+          << ":" << f->metadata.line << "): " << escapeMarkup(f->metadata.skipped)
           << "</li>\n";
     out << "</ul>\n";
   }
@@ -460,7 +449,7 @@ std::string pathItem(const FunctionView &v, const std::string &file,
   return "<li id=\"" + anchor + "\" class=\"" + kind + "\" data-fn=\"" +
          v.anchor + "\" data-lines=\"" + lineList + "\" data-blocks=\"" +
          blocks + "\"><a href=\"#" + anchor + "\">path " +
-         std::to_string(id) + "</a> " + esc(detail) + ": " + esc(text) +
+         std::to_string(id) + "</a> " + escapeMarkup(detail) + ": " + escapeMarkup(text) +
          "</li>\n";
 }
 
@@ -470,12 +459,12 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   const CorpusFunction &f = *v.projection->function;
   const FunctionMetadata &m = f.metadata;
   std::ostringstream out;
-  out << "<div class=\"fn\" id=\"" << v.anchor << "\">\n<h2>" << esc(m.name)
+  out << "<div class=\"fn\" id=\"" << v.anchor << "\">\n<h2>" << escapeMarkup(m.name)
       << " <span class=\"note\">line " << m.line << "</span></h2>\n<p>"
       << fraction(f.paths.size(), m.numPaths) << " paths tested "
       << bar(f.paths.size(), m.numPaths) << "; " << f.calls << " calls, "
       << f.interrupted << " interrupted paths; checksum "
-      << esc(m.checksum) << "</p>\n<div class=\"cols\">\n<div>\n";
+      << escapeMarkup(m.checksum) << "</p>\n<div class=\"cols\">\n<div>\n";
 
   out << "<h3>Tested paths (" << f.paths.size() << ")</h3>\n"
       << "<ul class=\"paths tested\">\n";
@@ -545,7 +534,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
   const PathCounts c = countPaths(file.functions, options.pathBound);
   std::ostringstream out;
   out << pageStart(name + " - pathcov") << "<p><a href=\"index.html\">"
-      << "&larr; all files</a></p>\n<h1>" << esc(name) << "</h1>\n<p>"
+      << "&larr; all files</a></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>"
       << fraction(c.tested, c.total) << " paths tested "
       << bar(c.tested, c.total) << " in " << file.functions.size()
       << " functions. Select a path to highlight its lines and blocks.</p>\n";
@@ -555,7 +544,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
       for (const FunctionView &v : views)
         if (v.projection == f)
           out << "<li><a href=\"#" << v.anchor << "\">"
-              << esc(f->function->metadata.name) << "</a> "
+              << escapeMarkup(f->function->metadata.name) << "</a> "
               << fraction(f->function->paths.size(),
                           f->function->metadata.numPaths)
               << "</li>\n";
@@ -584,7 +573,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
         << "</td><td class=\"c num\">"
         << (lp == paths.end() ? "" : fraction(lp->second.tested, lp->second.total))
         << "</td><td>"
-        << (line <= static_cast<int>(source.size()) ? esc(source[line - 1]) : "")
+        << (line <= static_cast<int>(source.size()) ? escapeMarkup(source[line - 1]) : "")
         << "</td></tr>\n";
   }
   out << "</table>\n" << kPageEnd;

@@ -1,5 +1,7 @@
 #include "ReportCommand.h"
 
+#include "Markup.h"
+
 #include "ExitCodes.h"
 #include "FileIo.h"
 #include "HtmlReport.h"
@@ -37,25 +39,6 @@ constexpr uint64_t kMaxJavaInt = 2147483647;
 
 uint64_t capped(uint64_t n) { return std::min(n, kMaxJavaInt); }
 
-std::string xmlEscape(const std::string &text) {
-  std::string out;
-  for (char c : text)
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&apos;"; break;
-    default:
-      // Control characters are not allowed in XML 1.0.
-      if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n' &&
-          c != '\r')
-        out += '?';
-      else
-        out += c;
-    }
-  return out;
-}
 
 std::string rate(uint64_t part, uint64_t whole) {
   std::ostringstream os;
@@ -229,14 +212,14 @@ std::string cobertura(const CorpusProjection &p) {
       << " <sources>\n  <source>.</source>\n </sources>\n <packages>\n";
   for (const auto &[package, files] : packages) {
     const Totals &t = packageTotals[package];
-    out << "  <package name=\"" << xmlEscape(package.empty() ? "." : package)
+    out << "  <package name=\"" << escapeMarkup(package.empty() ? "." : package)
         << "\" line-rate=\"" << rate(t.linesHit, t.lines)
         << "\" branch-rate=\"" << rate(t.conditionsHit, t.conditions)
         << "\" complexity=\"0\">\n   <classes>\n";
     for (const FileProjection *file : files) {
       const Totals &ft = fileTotals[file];
-      out << "    <class name=\"" << xmlEscape(file->file) << "\" filename=\""
-          << xmlEscape(file->file) << "\" line-rate=\""
+      out << "    <class name=\"" << escapeMarkup(file->file) << "\" filename=\""
+          << escapeMarkup(file->file) << "\" line-rate=\""
           << rate(ft.linesHit, ft.lines) << "\" branch-rate=\""
           << rate(ft.conditionsHit, ft.conditions)
           << "\" complexity=\"0\">\n     <methods>\n";
@@ -250,7 +233,7 @@ std::string cobertura(const CorpusProjection &p) {
           if (line.first == file->file)
             decisions[line.second] = d;
         const Totals mt = totalsOf(lines, decisions);
-        out << "      <method name=\"" << xmlEscape(f->function->metadata.name)
+        out << "      <method name=\"" << escapeMarkup(f->function->metadata.name)
             << "\" signature=\"\" line-rate=\""
             << rate(mt.linesHit, mt.lines) << "\" branch-rate=\""
             << rate(mt.conditionsHit, mt.conditions)
@@ -279,7 +262,7 @@ std::string sonarqube(const CorpusProjection &p) {
   for (const auto &[name, file] : p.files) {
     if (file.lines.empty())
       continue;
-    out << " <file path=\"" << xmlEscape(name) << "\">\n";
+    out << " <file path=\"" << escapeMarkup(name) << "\">\n";
     for (const auto &[line, count] : file.lines) {
       out << "  <lineToCover lineNumber=\"" << line << "\" covered=\""
           << (count > 0 ? "true" : "false") << "\"";
