@@ -1,11 +1,11 @@
-# A thin wrapper over CMake + CTest. `make`, `make check`, `make demo`,
+# A thin wrapper over CMake + CTest. `make`, `make check`, `make demo`, `make bench`,
 # `make install` (PREFIX=/usr/local). Build tree: $(BUILD).
 BUILD ?= build
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all check demo install clean
+.PHONY: all check demo install clean bench
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -18,6 +18,11 @@ check: all
 
 demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
+
+# Not part of `check`: downloads Debian source packages (adds a deb-src entry
+# when missing, as root) and takes several minutes; writes docs/benchmarks.md.
+bench: all
+	python3 bench/run_bench.py --build $(BUILD)
 
 install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
