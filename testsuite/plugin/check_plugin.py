@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""The plugin's own error paths: bad arguments and a missing corpus stop
+the compilation with one clear error; a function it cannot number is
+compiled uninstrumented with a warning (off with warn-skipped=0) and
+listed in the corpus with the reason; help prints the arguments.
+
+usage: check_plugin.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+failures = []
+
+
+def compile_with(plugin, args, output):
+    return subprocess.run(
+        ["gcc", "-O2", f"-fplugin={plugin}",
+         *[f"-fplugin-arg-pathcov-{a}" for a in args],
+         os.path.join(HERE, "two_diamonds.c"), "-o", output, *LINK],
+        capture_output=True, text=True)
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(f"{what}{': ' + detail if detail else ''}")
+
+
+def main():
+    global LINK
+    plugin, runtime, pathcov, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    LINK = [runtime, "-lpthread"]
+    program = os.path.join(work, "program")
+
+    for args, message in [
+            (["frobnicate=1"], "pathcov: unknown argument 'frobnicate'"),
+            (["array-threshold=many"], "pathcov: bad argument "
+             "'array-threshold=many': expected a number"),
+            (["mode=residual"], "pathcov: mode=residual needs corpus=FILE"),
+            (["mode=residual", "corpus=/nonexistent/corpus.json"],
+             "pathcov: corpus /nonexistent/corpus.json: cannot open")]:
+        r = compile_with(plugin, args, program)
+        check(f"{args}: fails", r.returncode != 0)
+        check(f"{args}: says why", message in r.stderr, r.stderr)
+
+    r = compile_with(plugin, ["help"], program)
+    check("help: compiles", r.returncode == 0, r.stderr)
+    check("help: lists the arguments",
+          "array-threshold=N" in r.stderr and "mode=residual" in r.stderr)
+
+    # Cannot be numbered within the limit: skipped, never a broken build.
+    r = compile_with(plugin, ["path-limit=2"], program)
+    check("skip: compiles", r.returncode == 0, r.stderr)
+    # GCC quotes the name with the locale's quotes.
+    check("skip: warns", "two_diamonds" in r.stderr and " is not "
+          "instrumented: the function cannot be numbered within a path limit "
+          "of 2" in r.stderr, r.stderr)
+    r = compile_with(plugin, ["path-limit=2", "warn-skipped=0"], program)
+    check("warn-skipped=0: compiles quietly",
+          r.returncode == 0 and "not instrumented" not in r.stderr, r.stderr)
+    profiles = os.path.join(work, "profiles")
+    run = subprocess.run([program], capture_output=True, text=True,
+                         env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    check("skip: the program still works", run.stdout == "2\n", run.stdout)
+    corpus = os.path.join(work, "corpus.json")
+    subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
+    functions = {f["name"]: f for f in json.load(open(corpus))["functions"]}
+    check("skip: listed in the corpus with the reason",
+          "cannot be numbered" in functions.get("two_diamonds", {})
+          .get("skipped", ""), str(functions.get("two_diamonds")))
+    check("skip: the rest is instrumented",
+          functions.get("main", {}).get("calls") == 1, str(functions.get("main")))
+
+    if failures:
+        sys.exit("FAIL:\n  " + "\n  ".join(failures))
+    print("ok: plugin errors, help and skipped functions")
+
+
+if __name__ == "__main__":
+    main()
