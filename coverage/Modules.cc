@@ -4,6 +4,7 @@
 
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
+#include "pathcov/core/Residual.h"
 
 #include <algorithm>
 
@@ -11,7 +12,12 @@ namespace pathcov {
 
 namespace {
 
-const char *const kPolicies[] = {"array", "sorted", "untested", "stale"};
+bool isPolicyName(const std::string &name) {
+  for (int p = 0; p < kResidualPolicies; ++p)
+    if (name == residualPolicyName(static_cast<ResidualPolicy>(p)))
+      return true;
+  return false;
+}
 
 // The residual-mode fields of a record of `f`, or nullopt for a record-mode
 // build ("mode" absent or "record").
@@ -31,8 +37,7 @@ std::optional<ResidualMetadata> parseResidual(const nlohmann::json &record,
       throw InputError("mode: a skipped function has no mode");
     ResidualMetadata r;
     r.policy = top.field<std::string>(record, "policy");
-    if (std::find(std::begin(kPolicies), std::end(kPolicies), r.policy) ==
-        std::end(kPolicies))
+    if (!isPolicyName(r.policy))
       throw InputError("policy: unknown policy \"" + r.policy + "\"");
     r.testedIds = top.field<std::vector<uint64_t>>(record, "tested_ids");
     for (size_t i = 0; i < r.testedIds.size(); ++i) {
@@ -45,7 +50,7 @@ std::optional<ResidualMetadata> parseResidual(const nlohmann::json &record,
       if (i > 0 && r.testedIds[i] <= r.testedIds[i - 1])
         throw InputError(where + ": path ids must ascend, each once");
     }
-    const bool tested = r.policy == "array" || r.policy == "sorted";
+    const bool tested = r.policy != "untested" && r.policy != "stale";
     if (tested == r.testedIds.empty())
       throw InputError("tested_ids: policy " + r.policy +
                        (tested ? " needs tested paths" : " has none"));

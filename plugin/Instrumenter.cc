@@ -40,24 +40,24 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
 
 namespace {
 
-// A residual check waiting for its branches: after `last`, which loads the
-// table slot, count the path if the slot holds `id`, else call the runtime
-// (see CodeBuilder::checkTable).
+// A residual check waiting for its branches: after `last`, which computes
+// `tested`, count the path (when the table counts) if tested, else call the
+// runtime (see CodeBuilder::insertCheckBranches).
 struct PendingCheck {
   gimple *last;
-  tree slot;
+  tree tested; // boolean
   tree id;
-  tree count; // the slot's count
+  tree count; // the tested path's count, or NULL_TREE
 };
 
 // Builds the statements of one insertion point.
 class CodeBuilder {
 public:
-  CodeBuilder(const FunctionTables &tables, bool twoRegisters, bool atomic)
+  CodeBuilder(const FunctionTables &tables, bool atomic)
       : tables_(tables), atomic_(atomic) {
     ballLarus_ = create_tmp_var(pathType(), "pathcov_path");
     suppress_warning(ballLarus_);
-    if (twoRegisters) {
+    if (tables.pathEnd == PathEnd::CheckTable) {
       ppp_ = create_tmp_var(pathType(), "pathcov_ppp");
       suppress_warning(ppp_);
     }
@@ -77,8 +77,11 @@ public:
       add(gimple_build_assign(ppp_, PLUS_EXPR, ppp_, constant(increment.ppp)));
   }
 
-  // Ends the path whose ids are the registers plus `offset`.
-  void endPath(RegisterIncrement offset) {
+  // Ends the path whose ids are the registers plus `offset`, at DAG edge
+  // `end` (into EXIT).
+  void endPath(RegisterIncrement offset, DagEdgeId end) {
+    if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
+      return;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
@@ -92,6 +95,8 @@ public:
       return callRuntime(residualLookupDecl(), id);
     case PathEnd::Residual:
       return callRuntime(residualPathDecl(), id);
+    case PathEnd::CheckBitmap:
+      return checkBitmap(id);
     case PathEnd::CheckTable:
       return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     }
@@ -131,22 +136,25 @@ public:
   }
 
   // Gives each residual check its branches. After all the code is in
-  // place: they split the block the check ended up in. `if (slot != id)
-  // call` goes in first, then `if (slot == id) count++` before it; the
-  // optimizers thread the second test away after a hit, leaving one compare.
+  // place: they split the block the check ended up in. `if (!tested) call`
+  // goes in first, then, for a counting table, `if (tested) count++` before
+  // it; the optimizers thread the second test away after a hit.
   void insertCheckBranches() {
     for (const PendingCheck &check : checks_) {
       basic_block bb = gimple_bb(check.last);
       basic_block miss = insert_cond_bb(
           bb, check.last,
-          gimple_build_cond(NE_EXPR, check.slot, check.id, NULL_TREE, NULL_TREE),
+          gimple_build_cond(EQ_EXPR, check.tested, boolean_false_node,
+                            NULL_TREE, NULL_TREE),
           profile_probability::very_unlikely());
       gimple_stmt_iterator gsi = gsi_start_bb(miss);
-      gsi_insert_after(&gsi, runtimeCall(residualPathDecl(), check.id),
-                       GSI_NEW_STMT);
+      gsi_insert_after(&gsi, missCall(check.id), GSI_NEW_STMT);
+      if (!check.count)
+        continue;
       basic_block hit = insert_cond_bb(
           bb, check.last,
-          gimple_build_cond(EQ_EXPR, check.slot, check.id, NULL_TREE, NULL_TREE),
+          gimple_build_cond(NE_EXPR, check.tested, boolean_false_node,
+                            NULL_TREE, NULL_TREE),
           profile_probability::very_likely());
       increment(check.count, one());
       gsi = gsi_start_bb(hit);
@@ -158,15 +166,49 @@ private:
   // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
   // decides. A clamped PPP id (out of the interval, negative ones wrapped)
   // reaches the last slot, whose id no path has. The branches come later
-  // (insertCheckBranches): a hit counts in the slot, a miss goes out of line
-  // to the runtime.
+  // (insertCheckBranches).
   void checkTable(tree index, tree id) {
-    // abi.h: the ids, then their counts; a count is its id's address plus
-    // a constant, which the address arithmetic folds in.
-    tree count = element(index, tables_.bound + 1, 1);
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
     add(gimple_build_assign(slot, element(index, 0, 1)));
-    checks_.push_back({gimple_seq_last_stmt(seq_), slot, id, count});
+    tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
+    add(gimple_build_assign(tested, EQ_EXPR, slot, id));
+    // abi.h: the ids, then their counts; a count is its id's address plus
+    // a constant, which the address arithmetic folds in.
+    pending(tested, id,
+            tables_.counted ? element(index, tables_.bound + 1, 1) : NULL_TREE);
+  }
+
+  // Bit id % 64 of word id / 64. The bitmap is a constant: where the id is
+  // known at compile time the whole check folds away (tested) or leaves
+  // only the call. Up to 64 paths, the word is an immediate operand (one
+  // `bt` where the id is not known).
+  void checkBitmap(tree id) {
+    tree word;
+    if (tables_.bitmap->size() == 1) {
+      word = build_int_cstu(counterType(), tables_.bitmap->front());
+    } else {
+      tree wordIndex = make_temp_ssa_name(pathType(), nullptr, "pathcov_word");
+      add(gimple_build_assign(wordIndex, RSHIFT_EXPR, id,
+                              build_int_cst(unsigned_type_node, 6)));
+      word = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");
+      add(gimple_build_assign(word, element(wordIndex, 0, 1)));
+    }
+    tree low = make_temp_ssa_name(pathType(), nullptr, "pathcov_bit");
+    add(gimple_build_assign(low, BIT_AND_EXPR, id, constant(63)));
+    tree shift = make_temp_ssa_name(unsigned_type_node, nullptr, "pathcov_bit");
+    add(gimple_build_assign(shift, NOP_EXPR, low));
+    tree shifted = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");
+    add(gimple_build_assign(shifted, RSHIFT_EXPR, word, shift));
+    tree bit = make_temp_ssa_name(counterType(), nullptr, "pathcov_bit");
+    add(gimple_build_assign(bit, BIT_AND_EXPR, shifted, one()));
+    tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
+    add(gimple_build_assign(tested, NE_EXPR, bit,
+                            build_int_cst(counterType(), 0)));
+    pending(tested, id, NULL_TREE);
+  }
+
+  void pending(tree tested, tree id, tree count) {
+    checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count});
   }
 
   // counters[index * stride + offset]
@@ -218,6 +260,33 @@ private:
 
   void callRuntime(tree decl, tree id) { add(runtimeCall(decl, id)); }
 
+  // A check's miss: on x86-64, a call from inline assembly to a stub that
+  // preserves every register (runtime/src/residual_miss_x86_64.S). To the
+  // register allocator it is no call at all, so the function's hot paths
+  // keep their values in caller-saved registers and save none. Stepping
+  // over the red zone keeps a leaf function's data below %rsp intact.
+  gimple *missCall(tree id) {
+    if (!TARGET_64BIT)
+      return runtimeCall(residualPathDecl(), id);
+    const auto operand = [](const char *constraint, tree value) {
+      return build_tree_list(
+          build_tree_list(NULL_TREE,
+                          build_string(strlen(constraint) + 1, constraint)),
+          value);
+    };
+    vec<tree, va_gc> *inputs = nullptr;
+    vec_safe_push(inputs, operand("D", build_fold_addr_expr(tables_.descriptor)));
+    vec_safe_push(inputs, operand("S", id));
+    vec<tree, va_gc> *clobbers = nullptr;
+    vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
+    gasm *call = gimple_build_asm_vec(
+        "lea -128(%%rsp), %%rsp\n\tcall __pathcov_residual_miss\n\t"
+        "lea 128(%%rsp), %%rsp",
+        inputs, nullptr, clobbers, nullptr);
+    gimple_asm_set_volatile(call, true);
+    return call;
+  }
+
   gcall *runtimeCall(tree decl, tree id) {
     return gimple_build_call(decl, 2, build_fold_addr_expr(tables_.descriptor),
                              id);
@@ -242,8 +311,7 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
                      const FunctionTables &tables,
                      const PluginOptions &options) {
   const Dag &dag = numbered.dag;
-  CodeBuilder code(tables, tables.pathEnd == PathEnd::CheckTable,
-                   options.atomic);
+  CodeBuilder code(tables, options.atomic);
 
   const auto increment = [&](DagEdgeId e) {
     return e == kNoId ? RegisterIncrement{} : chords.increment[e];
@@ -271,7 +339,8 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
     if (role == CfgEdgeRole::Unreachable || role == CfgEdgeRole::Abnormal)
       continue;
     if (e.src == g.cfg.entry()) {
-      code.countCall();
+      if (tables.countCalls)
+        code.countCall();
       code.setRegisters({});
     }
     if (role == CfgEdgeRole::BackEdge || role == CfgEdgeRole::Cut) {
@@ -279,17 +348,17 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
       if (isSetjmp(e.src))
         code.leaveSetjmp(setjmpFlag);
       else
-        code.endPath(endOf(e.src));
+        code.endPath(endOf(e.src), dag.pathEnd[e.src]);
       code.setRegisters(startOf(e.dst));
     } else if (role == CfgEdgeRole::InDag) {
       code.addToRegisters(increment(dag.dagEdgeOfCfgEdge[id]));
       if (e.dst == g.cfg.exit())
-        code.endPath({});
+        code.endPath({}, dag.dagEdgeOfCfgEdge[id]);
     }
     // A path ends before every setjmp call: a second return from it then
     // starts a clean path on the way out.
     if (isSetjmp(e.dst)) {
-      code.endPath(endOf(e.dst));
+      code.endPath(endOf(e.dst), dag.pathEnd[e.dst]);
       code.enterSetjmp(setjmpFlag);
     }
     if (gimple_seq seq = code.take())
@@ -306,7 +375,7 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
       // noreturn call, computed goto, resx out of the function: the path
       // ends here; a jump to another block of this function starts a path
       // at 0 there (the spanning tree made sure of that).
-      code.endPath(endOf(b));
+      code.endPath(endOf(b), dag.pathEnd[b]);
       code.setRegisters({});
       gimple_stmt_iterator gsi = gsi_last_bb(bb);
       if (gsi_end_p(gsi))

@@ -10,6 +10,7 @@
 #include "GimpleCfg.h"
 
 #include <string>
+#include <vector>
 
 namespace pathcov {
 
@@ -17,8 +18,10 @@ namespace pathcov {
 enum class PathEnd {
   CountInline,   // record: counters[min(id, num_paths)]++
   CountHashed,   // record: __pathcov_record_path(fn, id)
-  CheckTable,    // residual: table[min(ppp, size)] holds id ? count it :
+  CheckBitmap,   // residual: bit id of the bitmap set ? nothing :
                  // __pathcov_residual_path(fn, id)
+  CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
+                 // (if counted) : __pathcov_residual_path(fn, id)
   LookUp,        // residual: __pathcov_residual_lookup(fn, id)
   Residual,      // residual: __pathcov_residual_path(fn, id)
 };
@@ -26,9 +29,15 @@ enum class PathEnd {
 // Where the counters of a function live, and how its paths end.
 struct FunctionTables {
   tree descriptor; // struct pathcov_function
-  tree counters;   // its counters or table, or NULL_TREE
+  tree counters;   // its counters, table or bitmap, or NULL_TREE
   PathEnd pathEnd;
   uint64_t bound;  // CountInline: num_paths; CheckTable: the table size
+  bool counted;    // CheckTable: the table has counts after its ids
+  bool countCalls; // record mode: entries, for interrupted paths
+  // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
+  const std::vector<bool> *checkedEnd;
+  const std::vector<uint64_t> *bitmap; // CheckBitmap: the counters' words
+
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

@@ -37,7 +37,8 @@ std::string residualRecord(const FunctionMetadata &function,
   record["atomic"] = options.atomic;
   record["policy"] = residualPolicyName(plan.policy);
   record["tested_ids"] = plan.tested;
-  if (plan.policy == ResidualPolicy::Array) {
+  record["count_tested"] = plan.counted;
+  if (plan.ppp.intervalSize != 0) {
     record["ppp_interval"] = plan.ppp.intervalSize;
     record["ppp_delta"] = plan.ppp.delta;
   }

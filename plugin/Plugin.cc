@@ -1,6 +1,7 @@
 // pathcov's GCC plugin: a GIMPLE pass after "ssa" that numbers each
 // function's acyclic paths (core/) and instruments it to count them.
 #include "Metadata.h"
+#include <nlohmann/json.hpp>
 #include "PluginOptions.h"
 #include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/core/Chords.h"
@@ -18,28 +19,47 @@ namespace {
 PluginOptions gOptions;
 TestedPathIndex gCorpus; // residual mode
 
-// Residual mode's -fplugin-arg-pathcov-stats: functions per table policy
-// and how compact PPP made the tables.
+// Residual mode's -fplugin-arg-pathcov-stats: functions per table policy,
+// how compact PPP made the tables, and how many path ends need a check.
 struct ResidualStats {
-  unsigned byPolicy[4] = {};
-  // PPP delta of array and sorted functions: 1, (1,2], (2,4], over 4.
+  unsigned byPolicy[kResidualPolicies] = {};
+  // PPP delta of the functions with tested paths: 1, (1,2], (2,4], over 4.
   unsigned byDelta[4] = {};
+  uint64_t checkedEnds = 0, uncheckedEnds = 0;
 
   void add(const ResidualPlan &plan) {
     ++byPolicy[static_cast<int>(plan.policy)];
-    if (plan.policy != ResidualPolicy::Array)
+    checkedEnds += plan.checkedEnds;
+    uncheckedEnds += plan.uncheckedEnds;
+    if (plan.ppp.intervalSize == 0)
       return;
     const double d = plan.ppp.delta;
     ++byDelta[d <= 1 ? 0 : d <= 2 ? 1 : d <= 4 ? 2 : 3];
   }
 
-  void print() const {
-    fprintf(stderr,
-            "pathcov: %s: residual mode: %u functions with a PPP table, %u "
-            "searched, %u untested, %u stale; PPP delta 1: %u, (1,2]: %u, "
-            "(2,4]: %u, over 4: %u\n",
-            main_input_filename, byPolicy[0], byPolicy[1], byPolicy[2],
-            byPolicy[3], byDelta[0], byDelta[1], byDelta[2], byDelta[3]);
+  // On stderr, or one JSON line appended to `file`.
+  void print(const std::string &file) const {
+    nlohmann::json policies = nlohmann::json::object();
+    for (int p = 0; p < kResidualPolicies; ++p)
+      policies[residualPolicyName(static_cast<ResidualPolicy>(p))] = byPolicy[p];
+    const nlohmann::json line = {
+        {"unit", main_input_filename},
+        {"functions", policies},
+        {"ppp_delta", {{"1", byDelta[0]}, {"(1,2]", byDelta[1]},
+                       {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
+        {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}}};
+    if (file.empty()) {
+      fprintf(stderr, "pathcov: %s: residual mode: %s\n", main_input_filename,
+              line.dump().c_str());
+      return;
+    }
+    // One write of a whole line: parallel compilers appending to the same
+    // file do not interleave within it.
+    const std::string text = line.dump() + "\n";
+    FILE *out = fopen(file.c_str(), "a");
+    if (!out || fwrite(text.data(), 1, text.size(), out) != text.size() ||
+        fclose(out) != 0)
+      warning(0, "pathcov: cannot append statistics to %s", file.c_str());
   }
 };
 ResidualStats gStats;
@@ -118,11 +138,11 @@ private:
         {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
          f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
-         hashed ? 0 : f.numPaths + 1, {}});
+         hashed ? 0 : f.numPaths + 1, {}, false});
     instrumentPaths(g, numbered, chords,
                     {descriptor, counters,
                      hashed ? PathEnd::CountHashed : PathEnd::CountInline,
-                     f.numPaths},
+                     f.numPaths, false, true, nullptr, nullptr},
                     gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
@@ -148,20 +168,28 @@ private:
                  f.name.c_str(), plan.why.c_str());
     gStats.add(plan);
 
-    const bool array = plan.policy == ResidualPolicy::Array;
-    const bool sorted = plan.policy == ResidualPolicy::Sorted;
+    const ResidualPolicy policy = plan.policy;
     const uint64_t flags =
-        kFlagResidual | (sorted ? kFlagSorted : 0) |
-        (plan.policy == ResidualPolicy::Stale ? kFlagStale : 0) |
-        (gOptions.atomic ? kFlagAtomic : 0);
-    const auto [descriptor, counters] = emitFunctionTables(
-        {f.identity, residualRecord(f, plan, gOptions), g.cfg.checksum(), f.numPaths,
-         flags, plan.tableSize, plan.table.size(), plan.table});
+        kFlagResidual | (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
+        (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
+        (policy == ResidualPolicy::Bitmap ? kFlagBitmap : 0) |
+        (plan.counted ? kFlagCounted : 0) | (gOptions.atomic ? kFlagAtomic : 0);
+    const std::vector<uint64_t> &table =
+        policy == ResidualPolicy::Bitmap ? plan.bitmap : plan.table;
+    FunctionTableSpec spec{f.identity, residualRecord(f, plan, gOptions),
+                           g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
+                           table.size(), table, !plan.counted};
+    const auto [descriptor, counters] = emitFunctionTables(spec);
+    if (policy == ResidualPolicy::Complete)
+      return 0;
+    const PathEnd pathEnd =
+        policy == ResidualPolicy::Bitmap  ? PathEnd::CheckBitmap
+        : policy == ResidualPolicy::Array ? PathEnd::CheckTable
+        : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
+                                           : PathEnd::Residual;
     instrumentPaths(g, numbered, plan.chords,
-                    {descriptor, counters,
-                     array ? PathEnd::CheckTable
-                           : sorted ? PathEnd::LookUp : PathEnd::Residual,
-                     plan.tableSize},
+                    {descriptor, counters, pathEnd, plan.tableSize, plan.counted,
+                     false, &plan.checkedEnd, &plan.bitmap},
                     gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
@@ -206,7 +234,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     if (gOptions.stats)
       register_callback(
           info->base_name, PLUGIN_FINISH_UNIT,
-          [](void *, void *) { gStats.print(); }, nullptr);
+          [](void *, void *) { gStats.print(gOptions.statsFile); }, nullptr);
   }
 
   static plugin_info pluginInfo = {"0.1", kPluginHelp};

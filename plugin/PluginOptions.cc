@@ -17,12 +17,20 @@ const char *const kPluginHelp =
     "                         entries (4096); larger ones are searched\n"
     "  delta-limit=X          residual mode: and only when the PPP interval\n"
     "                         is at most X times the tested paths (16)\n"
+    "  bitmap-limit=N         residual mode: a bit per path for functions\n"
+    "                         with at most N paths (65536), no PPP register;\n"
+    "                         0: PPP tables only\n"
+    "  count-tested[=0|1]     residual mode: count how often each tested path\n"
+    "                         runs, for reports' tested_paths (0): PPP tables\n"
+    "                         with counts, slower\n"
     "  warn-stale[=0|1]       warn when the corpus has a function with\n"
     "                         another CFG (1)\n"
-    "  stats                  residual mode: print functions per table\n"
-    "                         policy and the PPP delta distribution\n"
+    "  stats[=FILE]           residual mode: print functions per table\n"
+    "                         policy, the PPP delta distribution and the\n"
+    "                         path ends checked; with FILE, append them to it\n"
+    "                         as one JSON line per unit\n"
     "  array-threshold=N      inline counter arrays for functions with at most\n"
-    "                         N paths, a runtime hash table above (4096)\n"
+    "                         N paths, a runtime hash table above (65536)\n"
     "  path-limit=N           cut the graph so that ids stay below N (2^61)\n"
     "  atomic[=0|1]           atomic counter updates: exact under threads (0)\n"
     "  include-file=GLOBS     instrument only functions in matching files\n"
@@ -130,7 +138,15 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       if (!parseFlag(arg.value, options.warnStale))
         return bad + ": expected 0 or 1";
     } else if (arg.key == "stats") {
-      if (!parseFlag(arg.value, options.stats))
+      if (!parseFlag(arg.value, options.stats)) {
+        options.stats = true;
+        options.statsFile = arg.value;
+      }
+    } else if (arg.key == "bitmap-limit") {
+      if (!parseUnsigned(arg.value, options.residualLimits.bitmapPaths))
+        return bad + ": expected a number";
+    } else if (arg.key == "count-tested") {
+      if (!parseFlag(arg.value, options.residualLimits.countTested))
         return bad + ": expected 0 or 1";
     } else if (arg.key == "array-threshold") {
       if (!parseUnsigned(arg.value, options.arrayThreshold))

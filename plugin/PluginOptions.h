@@ -17,9 +17,12 @@ struct PluginOptions {
   ResidualLimits residualLimits;  // when a function's table is an array
   bool warnStale = true;
   bool stats = false;             // residual mode: print policy statistics
+  std::string statsFile;          // ... appended as JSON lines, not on stderr
   // Functions with at most this many paths count them in an inline array;
   // larger ones call the runtime, which keeps a hash table.
-  uint64_t arrayThreshold = 4096;
+  // 65536 counters are 512 KiB of zero-initialised memory: only the pages
+  // a run touches cost anything, and a call per path end costs far more.
+  uint64_t arrayThreshold = 65536;
   uint64_t pathLimit = uint64_t(1) << 61;
   bool atomic = false;
   bool warnSkipped = true;

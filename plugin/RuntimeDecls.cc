@@ -9,7 +9,7 @@ namespace {
 
 // abi.h's version; plugin/ cannot include the runtime's C header as-is
 // because GCC's headers poison some of what stdint.h pulls in.
-constexpr uint64_t kAbiVersion = 2;
+constexpr uint64_t kAbiVersion = 3;
 
 tree gDescriptorType;
 tree gRecordPathDecl;
@@ -168,9 +168,12 @@ std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
   tree counters = NULL_TREE;
   if (spec.numCounters) {
     tree type = build_array_type_nelts(counterType(), spec.numCounters);
+    if (spec.readOnly)
+      type = build_qualified_type(type, TYPE_QUAL_CONST);
     counters = staticVar("__pathcov_counters", type);
     TREE_ADDRESSABLE(counters) = 1;
     DECL_NONALIASED(counters) = 1;
+    TREE_READONLY(counters) = spec.readOnly;
     if (!spec.initialCounters.empty()) {
       vec<constructor_elt, va_gc> *init = nullptr;
       for (size_t i = 0; i < spec.initialCounters.size(); ++i)

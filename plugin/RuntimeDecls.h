@@ -35,6 +35,8 @@ constexpr uint64_t kFlagAtomic = 2;
 constexpr uint64_t kFlagResidual = 4;
 constexpr uint64_t kFlagSorted = 8;
 constexpr uint64_t kFlagStale = 16;
+constexpr uint64_t kFlagBitmap = 32;
+constexpr uint64_t kFlagCounted = 64;
 
 // Keeps the trees above alive across garbage collections.
 void registerGcRoots(const char *pluginName);
@@ -47,9 +49,12 @@ struct FunctionTableSpec {
   uint64_t flags;     // kFlag*
   uint64_t tableSize; // abi.h: residual mode's table_size
   // The counters array: this many uint64_t, zero, or `initialCounters`
-  // when given (residual tables); none when 0.
+  // when given (residual tables and bitmaps); none when 0.
   uint64_t numCounters;
   std::vector<uint64_t> initialCounters;
+  // Nothing writes the table (a residual table without counts): a
+  // constant, which the optimizers may read at compile time.
+  bool readOnly = false;
 };
 
 // Emits the counters, the metadata record in section pathcov_meta, the

@@ -1,4 +1,5 @@
 #include "pathcov/core/Residual.h"
+#include "pathcov/core/Paths.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,6 +8,8 @@ namespace pathcov {
 
 const char *residualPolicyName(ResidualPolicy policy) {
   switch (policy) {
+  case ResidualPolicy::Bitmap:
+    return "bitmap";
   case ResidualPolicy::Array:
     return "array";
   case ResidualPolicy::Sorted:
@@ -15,6 +18,8 @@ const char *residualPolicyName(ResidualPolicy policy) {
     return "untested";
   case ResidualPolicy::Stale:
     return "stale";
+  case ResidualPolicy::Complete:
+    return "complete";
   }
   return "?";
 }
@@ -27,14 +32,50 @@ std::string hex(uint64_t v) {
   return text;
 }
 
-// Every path residual: the Ball-Larus register alone, no table.
+bool isPathEnd(const Dag &dag, DagEdgeId e) {
+  return dag.edges[e].dst == dag.exit;
+}
+
+// Every path residual: the Ball-Larus register alone, no table, every path
+// end checked.
 ResidualPlan everyPathResidual(const NumberedDag &numbered,
                                ResidualPolicy policy, std::string why) {
   ResidualPlan plan;
   plan.policy = policy;
   plan.why = std::move(why);
   plan.chords = computeChordIncrements(numbered.dag, numbered.ballLarus, {});
+  const Dag &dag = numbered.dag;
+  plan.checkedEnd.assign(dag.edges.size(), false);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e)
+    if (isPathEnd(dag, e)) {
+      plan.checkedEnd[e] = true;
+      ++plan.checkedEnds;
+    }
   return plan;
+}
+
+// A path end needs a check unless every path ending there was tested: the
+// paths ending with v->EXIT are the paths from ENTRY to v, and the tested
+// ones are counted by regenerating them.
+void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
+  const Dag &dag = numbered.dag;
+  std::vector<uint64_t> pathsInto(dag.numNodes(), 0);
+  pathsInto[dag.entry] = 1;
+  const std::vector<BlockId> order = dag.reverseTopologicalOrder();
+  for (auto v = order.rbegin(); v != order.rend(); ++v)
+    for (DagEdgeId e : dag.out[*v])
+      pathsInto[dag.edges[e].dst] =
+          saturatingAdd(pathsInto[dag.edges[e].dst], pathsInto[*v]);
+  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
+  for (uint64_t id : plan.tested)
+    ++testedEnding[regeneratePath(dag, numbered.ballLarus, id).back()];
+  plan.checkedEnd.assign(dag.edges.size(), false);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
+    if (!isPathEnd(dag, e))
+      continue;
+    plan.checkedEnd[e] = testedEnding[e] < pathsInto[dag.edges[e].src];
+    ++(plan.checkedEnd[e] ? plan.checkedEnds : plan.uncheckedEnds);
+  }
 }
 
 } // namespace
@@ -52,42 +93,55 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
   std::vector<uint64_t> tested = testedIds;
   std::sort(tested.begin(), tested.end());
   tested.erase(std::unique(tested.begin(), tested.end()), tested.end());
-  if (!tested.empty() && tested.back() >= numbered.ballLarus.totalPaths)
+  const uint64_t numPaths = numbered.ballLarus.totalPaths;
+  if (!tested.empty() && tested.back() >= numPaths)
     return everyPathResidual(
         numbered, ResidualPolicy::Stale,
         "the corpus names path " + std::to_string(tested.back()) + " of " +
-            std::to_string(numbered.ballLarus.totalPaths));
+            std::to_string(numPaths));
   if (tested.empty())
     return everyPathResidual(numbered, ResidualPolicy::Untested, "");
 
   ResidualPlan plan;
   plan.tested = tested;
-  bool array = false;
   try {
     plan.ppp = computePPPIncrements(numbered.dag, numbered.ballLarus, tested);
-    array = plan.ppp.intervalSize <= limits.tableEntries &&
-            plan.ppp.delta <= limits.delta;
   } catch (const NumberingOverflow &) {
-    // A PPP weight past 64 bits: the sorted table needs no PPP numbering.
+    // A PPP weight past 64 bits: no array; the others need no PPP ids.
+    plan.ppp = PppNumbering();
   }
-  if (array) {
+  markCheckedEnds(numbered, plan);
+  const bool array = plan.ppp.intervalSize != 0 &&
+                     plan.ppp.intervalSize <= limits.tableEntries &&
+                     plan.ppp.delta <= limits.delta;
+  if (plan.checkedEnds == 0 && !limits.countTested) {
+    plan.policy = ResidualPolicy::Complete;
+  } else if (!limits.countTested && numPaths <= limits.bitmapPaths) {
+    plan.policy = ResidualPolicy::Bitmap;
+    plan.bitmap.assign((numPaths + 63) / 64, 0);
+    for (uint64_t id : tested)
+      plan.bitmap[id / 64] |= uint64_t(1) << (id % 64);
+  } else if (array) {
     plan.policy = ResidualPolicy::Array;
     plan.tableSize = plan.ppp.intervalSize;
-    std::vector<uint64_t> byPpp(plan.tableSize, kNoPath);
+    plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
-      byPpp[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
-    plan.table = byPpp;
+      plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
   } else {
     plan.policy = ResidualPolicy::Sorted;
-    plan.ppp = PppNumbering();
     plan.tableSize = tested.size();
     plan.table = tested;
   }
-  plan.table.push_back(kNoPath);
-  plan.table.resize(2 * (plan.tableSize + 1), 0); // the counts
+  if (!plan.table.empty() || plan.policy == ResidualPolicy::Sorted) {
+    plan.table.push_back(kNoPath);
+    plan.counted = limits.countTested;
+    if (plan.counted)
+      plan.table.resize(2 * (plan.tableSize + 1), 0);
+  }
   plan.chords = computeChordIncrements(
       numbered.dag, numbered.ballLarus,
-      array ? plan.ppp.weight : std::vector<int64_t>{});
+      plan.policy == ResidualPolicy::Array ? plan.ppp.weight
+                                           : std::vector<int64_t>{});
   return plan;
 }
 

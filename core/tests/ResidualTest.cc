@@ -36,7 +36,13 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
   }
   if (ballLarus != id)
     problem = "the Ball-Larus register ends at " + std::to_string(ballLarus);
+  const DagEdgeId end =
+      regeneratePath(numbered.dag, numbered.ballLarus, id).back();
+  if (!plan.checkedEnd[end])
+    return true; // no code: only tested paths end there
   switch (plan.policy) {
+  case ResidualPolicy::Bitmap:
+    return plan.bitmap[ballLarus / 64] >> (ballLarus % 64) & 1;
   case ResidualPolicy::Array: {
     const uint64_t slot = std::min(ppp, plan.tableSize);
     return plan.table[slot] == ballLarus;
@@ -48,6 +54,9 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     return false;
   case ResidualPolicy::Untested:
   case ResidualPolicy::Stale:
+    return false;
+  case ResidualPolicy::Complete:
+    problem = "a complete function has a checked path end";
     return false;
   }
   return false;
@@ -63,24 +72,76 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
                       {3, 5}, {4, 5}})
     cfg.addEdge(s, d, EdgeKind::Fallthru);
   const NumberedDag numbered = numberBallLarus(cfg);
-  const ResidualPlan plan =
-      planResidual(numbered, cfg.checksum(), hex(cfg.checksum()), {5, 0, 1}, {});
-  EXPECT_EQ(plan.policy, ResidualPolicy::Array);
-  EXPECT_EQ(plan.tableSize, 3u);
-  EXPECT_EQ(plan.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
-  for (uint64_t id = 0; id < 6; ++id) {
-    std::string problem;
-    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
-              id == 0 || id == 1 || id == 5)
-        << id;
-    EXPECT_EQ(problem, "");
-  }
+  const auto plan = [&](ResidualLimits limits) {
+    return planResidual(numbered, cfg.checksum(), hex(cfg.checksum()),
+                        {5, 0, 1}, limits);
+  };
+  const auto expectExactChecks = [&](const ResidualPlan &p) {
+    for (uint64_t id = 0; id < 6; ++id) {
+      std::string problem;
+      EXPECT_EQ(checkAtPathEnd(numbered, p, id, problem),
+                id == 0 || id == 1 || id == 5)
+          << residualPolicyName(p.policy) << " " << id;
+      EXPECT_EQ(problem, "");
+    }
+  };
+  // Six paths: a bit each by default, paths 0, 1 and 5 set. Both path ends
+  // (c->t, d->t) have untested paths ending there, so both are checked.
+  const ResidualPlan bitmap = plan({});
+  EXPECT_EQ(bitmap.policy, ResidualPolicy::Bitmap);
+  EXPECT_EQ(bitmap.bitmap, (std::vector<uint64_t>{0x23}));
+  EXPECT_EQ(bitmap.checkedEnds, 2u);
+  EXPECT_EQ(bitmap.uncheckedEnds, 0u);
+  EXPECT_DOUBLE_EQ(bitmap.ppp.delta, 1.0);
+  expectExactChecks(bitmap);
+  // Without bitmaps, the PPP table of Figure 3, a constant.
+  const ResidualPlan array = plan({4096, 16, 0, false});
+  EXPECT_EQ(array.policy, ResidualPolicy::Array);
+  EXPECT_EQ(array.tableSize, 3u);
+  EXPECT_EQ(array.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
+  expectExactChecks(array);
+  // Counting the tested paths: never a bitmap, and counts after the ids.
+  const ResidualPlan counted = plan({4096, 16, 1 << 16, true});
+  EXPECT_EQ(counted.policy, ResidualPolicy::Array);
+  EXPECT_TRUE(counted.counted);
+  EXPECT_EQ(counted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
+  expectExactChecks(counted);
   // A table too large for the limit is searched instead.
-  const ResidualPlan sorted = planResidual(numbered, cfg.checksum(),
-                                           hex(cfg.checksum()), {5, 0, 1},
-                                           {2, 16});
+  const ResidualPlan sorted = plan({2, 16, 0, false});
   EXPECT_EQ(sorted.policy, ResidualPolicy::Sorted);
-  EXPECT_EQ(sorted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
+  EXPECT_EQ(sorted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
+  expectExactChecks(sorted);
+}
+
+// A path end that only tested paths reach gets no check; a function whose
+// paths were all tested gets no code at all.
+TEST(Residual, PathEndsOnlyTestedPathsReachAreNotChecked) {
+  // 0 -> 1 -> {2 | 3} -> 4 (EXIT), with 2 -> 4 and 3 -> 4 the two ends:
+  // paths 0 (via 2) and 1 (via 3).
+  Cfg cfg(5, 0, 4);
+  cfg.addEdge(0, 1, EdgeKind::Fallthru);
+  cfg.addEdge(1, 2, EdgeKind::True);
+  cfg.addEdge(1, 3, EdgeKind::False);
+  cfg.addEdge(2, 4, EdgeKind::Fallthru);
+  cfg.addEdge(3, 4, EdgeKind::Fallthru);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  const std::string checksum = hex(cfg.checksum());
+  const ResidualPlan one = planResidual(numbered, cfg.checksum(), checksum, {0}, {});
+  EXPECT_EQ(one.policy, ResidualPolicy::Bitmap);
+  EXPECT_EQ(one.checkedEnds, 1u);
+  EXPECT_EQ(one.uncheckedEnds, 1u);
+  const DagEdgeId endOfPath0 = regeneratePath(numbered.dag, numbered.ballLarus, 0).back();
+  const DagEdgeId endOfPath1 = regeneratePath(numbered.dag, numbered.ballLarus, 1).back();
+  EXPECT_FALSE(one.checkedEnd[endOfPath0]);
+  EXPECT_TRUE(one.checkedEnd[endOfPath1]);
+  const ResidualPlan both =
+      planResidual(numbered, cfg.checksum(), checksum, {1, 0}, {});
+  EXPECT_EQ(both.policy, ResidualPolicy::Complete);
+  EXPECT_EQ(both.checkedEnds, 0u);
+  // Counting tested paths needs code at every end, complete or not.
+  const ResidualPlan counted =
+      planResidual(numbered, cfg.checksum(), checksum, {1, 0}, {4096, 16, 0, true});
+  EXPECT_EQ(counted.policy, ResidualPolicy::Array);
 }
 
 TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
@@ -109,7 +170,8 @@ TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
 // tested sets and limits: at every path end the check hits exactly for the
 // tested paths, under every policy, and the Ball-Larus register is exact.
 TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
-  unsigned graphs = 0, arrays = 0, sorted = 0, residualPaths = 0;
+  unsigned graphs = 0, residualPaths = 0;
+  unsigned byPolicy[kResidualPolicies] = {};
   for (uint64_t seed = 9000000; graphs < 1500; ++seed) {
     std::mt19937_64 rng(seed);
     const Cfg cfg = randomCfg(rng);
@@ -123,15 +185,17 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     }
     const uint64_t n = numbered.ballLarus.totalPaths;
     ++graphs;
+    // Some functions fully tested (complete), most a third.
+    const unsigned oneIn = rng() % 8 == 0 ? 1 : 3;
     std::vector<uint64_t> tested;
     for (uint64_t id = 0; id < n; ++id)
-      if (rng() % 3 == 0)
+      if (rng() % oneIn == 0)
         tested.push_back(id);
-    const ResidualLimits limits{1 + rng() % 64, 1.0 + (rng() % 8)};
+    const ResidualLimits limits{1 + rng() % 64, 1.0 + (rng() % 8),
+                                rng() % 2 ? 0 : rng() % 128, rng() % 4 == 0};
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex(cfg.checksum()), tested, limits);
-    arrays += plan.policy == ResidualPolicy::Array;
-    sorted += plan.policy == ResidualPolicy::Sorted;
+    ++byPolicy[static_cast<int>(plan.policy)];
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
       const bool hit = checkAtPathEnd(numbered, plan, id, problem);
@@ -144,9 +208,14 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
           << "\n  graph: " << describeCfg(cfg);
     }
   }
-  std::printf("[  stats   ] %u graphs: %u array tables, %u sorted, %u "
-              "residual paths checked\n",
-              graphs, arrays, sorted, residualPaths);
-  EXPECT_GT(arrays, 100u);
-  EXPECT_GT(sorted, 100u);
+  std::printf("[  stats   ] %u graphs:", graphs);
+  for (int p = 0; p < kResidualPolicies; ++p) {
+    std::printf(" %u %s,", byPolicy[p],
+                residualPolicyName(static_cast<ResidualPolicy>(p)));
+    const auto policy = static_cast<ResidualPolicy>(p);
+    if (policy != ResidualPolicy::Untested && policy != ResidualPolicy::Stale) {
+      EXPECT_GT(byPolicy[p], 50u) << residualPolicyName(policy);
+    }
+  }
+  std::printf(" %u residual paths checked\n", residualPaths);
 }

@@ -162,4 +162,39 @@ const struct pathcov_module *pathcov_this_module(void);
 void pathcov_warn(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 
+/* ------------------------------------------- residual paths (residual*.c) */
+
+/* A residual-mode descriptor the runtime can read. */
+static inline int is_residual(const struct pathcov_function *fn) {
+  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
+         (fn->flags & PATHCOV_FN_RESIDUAL);
+}
+
+/* The table of residual paths (residual_table.c records them, residual.c
+ * reports them). */
+#define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */
+#define INDEX_BITS 15
+#define INDEX_SLOTS (1u << INDEX_BITS)
+
+enum { ENTRY_PENDING = 0, ENTRY_LIVE = 1, ENTRY_DEAD = 2 };
+
+struct entry {
+  struct pathcov_function *fn; /* set before the entry is published... */
+  uint64_t id;                 /* ...and never changed after */
+  uint64_t count;              /* atomic */
+  uint64_t first_seen_ns;      /* CLOCK_REALTIME */
+  uint32_t thread;             /* gettid() of the thread that first ran it */
+  uint32_t state;              /* ENTRY_*: the report lists live ones */
+};
+
+struct residual_table {
+  uint32_t index[INDEX_SLOTS]; /* entry number + 1; 0: free */
+  uint64_t used;    /* entries handed out; may pass the capacity (racing
+                       threads that found it full): read it clamped */
+  uint64_t dropped_paths;
+  struct entry entries[RESIDUAL_CAPACITY];
+};
+
+extern struct residual_table residual_table;
+
 #endif

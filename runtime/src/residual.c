@@ -2,31 +2,11 @@
  * records the residual (untested) paths of this module's functions and
  * writes them as a report at exit, on a fatal signal and on request.
  *
- * The residual table lives in static memory, one per module (each module
- * links its own copy of the runtime), and is lock-free:
- *   - `entries`: up to RESIDUAL_CAPACITY records {fn, id, count, first
- *     seen, thread}, handed out in order by an atomic counter (`used`) and
- *     filled by the thread that takes one, before anyone else can see it;
- *   - `index`: open addressing with linear probing over INDEX_SLOTS slots
- *     (twice the capacity, so probe sequences stay short and always meet a
- *     free slot), each 0 or an entry's number + 1. A filled entry is
- *     published by a compare-and-swap of a free slot: a slot never holds a
- *     half-written entry and, once set, never changes, so two threads
- *     recording the same new path never both insert it: the loser finds
- *     the winner's entry in the slot it lost, counts there, and gives its
- *     own entry back (or, if another thread took an entry since, marks it
- *     dead: the report skips it, and it costs one entry of capacity).
- *   - When every entry is taken, a new path is counted in `dropped_paths`
- *     (each record of it: the table cannot tell which of them are
- *     distinct).
- * No lock, no allocation, no system call but clock_gettime and gettid for
- * a new path: any thread, and a signal handler, can record at any time.
- *
- * fn->runtime of a residual function caches the number (+ 1) of the entry
- * of its last residual path, checked first: a residual path repeated in a
- * loop costs two loads, two compares and an atomic add. Residual counts are
- * always atomic (residual paths are rare, and threads must not lose them);
- * the tested counts that __pathcov_residual_lookup makes follow
+ * The residual table (internal.h) lives in static memory, one per module
+ * (each module links its own copy of the runtime); residual_table.c
+ * records paths in it, lock-free. Residual counts are always atomic
+ * (residual paths are rare, and threads must not lose them); the tested
+ * counts that __pathcov_residual_lookup makes with count-tested follow
  * PATHCOV_FN_ATOMIC, like the plugin's inline ones.
  *
  * Reports are formatted by one function, format_report, into a
@@ -46,28 +26,10 @@
 #include "internal.h"
 #include "pathcov/pathcov.h"
 
-#define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */
-#define INDEX_BITS 15
-#define INDEX_SLOTS (1u << INDEX_BITS)
-
-enum { ENTRY_PENDING = 0, ENTRY_LIVE = 1, ENTRY_DEAD = 2 };
-
-struct entry {
-  struct pathcov_function *fn; /* set before the entry is published... */
-  uint64_t id;                 /* ...and never changed after */
-  uint64_t count;              /* atomic */
-  uint64_t first_seen_ns;      /* CLOCK_REALTIME */
-  uint32_t thread;             /* gettid() of the thread that first ran it */
-  uint32_t state;              /* ENTRY_*: the report lists live ones */
-};
-
-static struct {
-  uint32_t index[INDEX_SLOTS]; /* entry number + 1; 0: free */
-  uint64_t used;    /* entries handed out; may pass the capacity (racing
-                       threads that found it full): read it clamped */
-  uint64_t dropped_paths;
-  struct entry entries[RESIDUAL_CAPACITY];
-} table;
+/* Defined here, not in residual_table.c, so that linking the static
+ * library for a path recorder always brings the reports (constructors,
+ * handlers) along. */
+struct residual_table residual_table;
 
 /* The crash signals (docs/residual-mode.md). */
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -93,137 +55,14 @@ static uint64_t now_ns(void) {
   return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-static int is_residual(const struct pathcov_function *fn) {
-  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
-         (fn->flags & PATHCOV_FN_RESIDUAL);
+/* A table with a count beside each tested id (abi.h). */
+static int has_counts(const struct pathcov_function *fn) {
+  return is_residual(fn) && fn->counters && (fn->flags & PATHCOV_FN_COUNTED);
 }
 
 static uint64_t entries_used(void) {
-  uint64_t n = __atomic_load_n(&table.used, __ATOMIC_ACQUIRE);
+  uint64_t n = __atomic_load_n(&residual_table.used, __ATOMIC_ACQUIRE);
   return n < RESIDUAL_CAPACITY ? n : RESIDUAL_CAPACITY;
-}
-
-/* ------------------------------------------------------------ recording */
-
-static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
-  uint64_t h = (uint64_t)(uintptr_t)fn ^ id * 0x9e3779b97f4a7c15ull;
-  h ^= h >> 30;
-  h *= 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser */
-  h ^= h >> 27;
-  h *= 0x94d049bb133111ebull;
-  h ^= h >> 31;
-  return (uint32_t)(h >> (64 - INDEX_BITS));
-}
-
-/* Takes a free entry and fills it for (fn, id), seen once now; returns its
- * number + 1, or 0 when the table is full. */
-static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
-  if (__atomic_load_n(&table.used, __ATOMIC_RELAXED) >= RESIDUAL_CAPACITY)
-    return 0; /* full: spare the shared counter a write */
-  uint64_t n = __atomic_fetch_add(&table.used, 1, __ATOMIC_RELAXED);
-  if (n >= RESIDUAL_CAPACITY)
-    return 0;
-  struct entry *e = &table.entries[n];
-  __atomic_store_n(&e->state, ENTRY_PENDING, __ATOMIC_RELAXED);
-  e->fn = fn;
-  e->id = id;
-  __atomic_store_n(&e->count, 1, __ATOMIC_RELAXED);
-  e->first_seen_ns = now_ns();
-  e->thread = (uint32_t)gettid();
-  return (uint32_t)n + 1;
-}
-
-/* An entry taken by new_entry that another thread's entry made useless:
- * handed back if no entry was taken since, else left dead. */
-static void give_back(uint32_t number) {
-  uint64_t expected = number;
-  if (!__atomic_compare_exchange_n(&table.used, &expected, number - 1, 0,
-                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-    __atomic_store_n(&table.entries[number - 1].state, ENTRY_DEAD,
-                     __ATOMIC_RELEASE);
-}
-
-static void remember(struct pathcov_function *fn, uint32_t number) {
-  void *hint = (void *)(uintptr_t)number;
-  if (__atomic_load_n(&fn->runtime, __ATOMIC_RELAXED) != hint)
-    __atomic_store_n(&fn->runtime, hint, __ATOMIC_RELEASE);
-}
-
-/* The slow path: finds (fn, id) in the index, inserting it if new. Not
- * inlined: the fast path stays a leaf that saves no register. */
-__attribute__((noinline)) static void record(struct pathcov_function *fn, uint64_t id) {
-  uint32_t mine = 0; /* an entry filled for (fn, id), not yet published */
-  for (uint32_t i = home_slot(fn, id);; i = (i + 1) & (INDEX_SLOTS - 1)) {
-    uint32_t v = __atomic_load_n(&table.index[i], __ATOMIC_ACQUIRE);
-    if (v == 0) { /* (fn, id) is not in the table */
-      if (!mine && !(mine = new_entry(fn, id))) {
-        __atomic_fetch_add(&table.dropped_paths, 1, __ATOMIC_RELAXED);
-        return;
-      }
-      if (__atomic_compare_exchange_n(&table.index[i], &v, mine, 0,
-                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
-        __atomic_store_n(&table.entries[mine - 1].state, ENTRY_LIVE,
-                         __ATOMIC_RELEASE);
-        remember(fn, mine);
-        return;
-      }
-      /* Another thread published entry v in this slot first: compare it
-       * like any other. */
-    }
-    const struct entry *e = &table.entries[v - 1];
-    if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&table.entries[v - 1].count, 1, __ATOMIC_RELAXED);
-      if (mine)
-        give_back(mine);
-      remember(fn, v);
-      return;
-    }
-  }
-}
-
-void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
-  /* The last residual path of fn first: fn->runtime holds its entry's
-   * number + 1, set only to published entries (whose fn and id never
-   * change), so two compares tell whether it is this path. */
-  uintptr_t last = (uintptr_t)__atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
-  if (last - 1 < RESIDUAL_CAPACITY) {
-    struct entry *e = &table.entries[last - 1];
-    if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
-      return;
-    }
-  }
-  if (is_residual(fn)) /* else reported once, as an invalid descriptor */
-    record(fn, id);
-}
-
-void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
-  if (!is_residual(fn))
-    return;
-  /* abi.h: table_size ascending ids, one more, then their counts. */
-  uint64_t *ids = fn->counters;
-  uint64_t n = ids ? fn->table_size : 0;
-  if (n > 0) {
-    /* The last id <= id (or the first), branch-free: the loop runs
-     * ceil(log2 n) times whatever id is, with a conditional move instead
-     * of a branch the processor cannot predict. */
-    uint64_t lo = 0;
-    while (n > 1) { /* the id is in [lo, lo + n) */
-      uint64_t half = n / 2;
-      lo = ids[lo + half] <= id ? lo + half : lo;
-      n -= half;
-    }
-    if (ids[lo] == id) {
-      uint64_t *count = &ids[fn->table_size + 1 + lo];
-      if (fn->flags & PATHCOV_FN_ATOMIC)
-        __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
-      else
-        __atomic_store_n(count, __atomic_load_n(count, __ATOMIC_RELAXED) + 1,
-                         __ATOMIC_RELAXED);
-      return;
-    }
-  }
-  __pathcov_residual_path(fn, id);
 }
 
 /* The child of a fork has one thread, and its own pid: the residual paths
@@ -232,19 +71,19 @@ void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
 static void reset_in_child(void) {
   uint64_t used = entries_used();
   for (uint32_t i = 0; i < INDEX_SLOTS; ++i)
-    if (table.index[i])
-      table.index[i] = 0;
+    if (residual_table.index[i])
+      residual_table.index[i] = 0;
   for (uint64_t i = 0; i < used; ++i)
-    table.entries[i].state = ENTRY_PENDING;
-  table.used = 0;
-  table.dropped_paths = 0;
+    residual_table.entries[i].state = ENTRY_PENDING;
+  residual_table.used = 0;
+  residual_table.dropped_paths = 0;
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_residual(*p))
       continue;
     (*p)->runtime = NULL;
     /* The tested paths' counts are the parent's too (abi.h: the ids, then
      * their counts). */
-    if ((*p)->counters)
+    if (has_counts(*p))
       for (uint64_t k = 0; k <= (*p)->table_size; ++k)
         (*p)->counters[(*p)->table_size + 1 + k] = 0;
   }
@@ -257,10 +96,10 @@ static void reset_in_child(void) {
 
 /* Whether an automatic report has anything to say. */
 static int has_residual_paths(void) {
-  if (__atomic_load_n(&table.dropped_paths, __ATOMIC_RELAXED))
+  if (__atomic_load_n(&residual_table.dropped_paths, __ATOMIC_RELAXED))
     return 1;
   for (uint64_t i = 0, n = entries_used(); i < n; ++i)
-    if (__atomic_load_n(&table.entries[i].state, __ATOMIC_ACQUIRE) ==
+    if (__atomic_load_n(&residual_table.entries[i].state, __ATOMIC_ACQUIRE) ==
         ENTRY_LIVE)
       return 1;
   return 0;
@@ -291,7 +130,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_str(o, ",\n \"residual_paths\": [");
   const char *separator = "\n  {\"identity\": ";
   for (uint64_t i = 0, n = entries_used(); i < n; ++i) {
-    const struct entry *e = &table.entries[i];
+    const struct entry *e = &residual_table.entries[i];
     if (__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) != ENTRY_LIVE)
       continue;
     pathcov_out_str(o, separator);
@@ -310,13 +149,13 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, "}");
   }
   pathcov_out_str(o, "],\n \"dropped_paths\": ");
-  pathcov_out_u64(o, __atomic_load_n(&table.dropped_paths, __ATOMIC_RELAXED));
+  pathcov_out_u64(o, __atomic_load_n(&residual_table.dropped_paths, __ATOMIC_RELAXED));
   /* How often the tested paths ran: their counts in the tables. */
   pathcov_out_str(o, ",\n \"tested_paths\": [");
   separator = "\n  {\"identity\": ";
   FOR_EACH_DESCRIPTOR(p) {
     const struct pathcov_function *fn = *p;
-    if (!is_residual(fn) || !fn->counters)
+    if (!has_counts(fn))
       continue;
     for (uint64_t k = 0; k < fn->table_size; ++k) {
       uint64_t id = fn->counters[k];

@@ -88,12 +88,6 @@ static int is_valid(const struct pathcov_function *fn) {
          !(fn->flags & PATHCOV_FN_RESIDUAL) && (is_hashed(fn) || fn->counters);
 }
 
-/* A residual-mode descriptor (residual.c). */
-static int is_residual(const struct pathcov_function *fn) {
-  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
-         (fn->flags & PATHCOV_FN_RESIDUAL);
-}
-
 static void count(uint64_t *counter, const struct pathcov_function *fn) {
   if (fn->flags & PATHCOV_FN_ATOMIC)
     __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);

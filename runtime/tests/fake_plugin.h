@@ -23,15 +23,16 @@
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
-/* A residual-mode function. flags_ holds PATHCOV_FN_RESIDUAL and the
- * policy's flags; table_ (uint64_t[2][table_size_ + 1]: the ids, then their
- * counts; or 0 for untested and stale functions) the tested paths: indexed
- * by PPP id, the last id UINT64_MAX (array), or sorted (PATHCOV_FN_SORTED). */
+/* A residual-mode function built with count-tested=1 (PATHCOV_FN_COUNTED).
+ * flags_ holds the policy's flags; table_ (uint64_t[2][table_size_ + 1]:
+ * the ids, then their counts; or 0 for untested and stale functions) the
+ * tested paths: indexed by PPP id, the last id UINT64_MAX (array), or
+ * sorted (PATHCOV_FN_SORTED). */
 #define FAKE_RESIDUAL(var, identity_, checksum_, num_paths_, flags_, table_, \
                       table_size_)                                           \
   static struct pathcov_function var = {                                     \
       .abi_version = PATHCOV_ABI_VERSION,                                    \
-      .flags = PATHCOV_FN_RESIDUAL | (flags_),                               \
+      .flags = PATHCOV_FN_RESIDUAL | PATHCOV_FN_COUNTED | (flags_),                               \
       .cfg_checksum = (checksum_),                                           \
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \

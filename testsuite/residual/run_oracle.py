@@ -509,7 +509,7 @@ class Oracle:
             policies[policy] += 1
             key = (r["identity"], r["checksum"])
             ids = sorted(tested.get(key, {}))
-            if policy in ("array", "sorted"):
+            if policy in ("bitmap", "array", "sorted", "complete"):
                 if r.get("tested_ids") != ids:
                     self.fail(f"{what} ({policy}): tested_ids "
                               f"{brief(r.get('tested_ids') or [])}, the test "
@@ -525,6 +525,9 @@ class Oracle:
                               "other checksum of it")
             else:
                 self.fail(f"{what}: policy {policy!r}")
+            if policy == "complete" and len(ids) != r.get("num_paths"):
+                self.fail(f"{what}: complete, but the test corpus has "
+                          f"{len(ids)} of its {r.get('num_paths')} paths")
             if policy == "array":
                 interval = r.get("ppp_interval")
                 if not isinstance(interval, int) or interval < len(ids) or \

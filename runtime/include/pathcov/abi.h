@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 2
+#define PATHCOV_ABI_VERSION 3
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -17,12 +17,19 @@
  * `counters`) from residual ones (__pathcov_residual_path). */
 #define PATHCOV_FN_RESIDUAL 4u
 /* Residual mode, the PPP interval was too large for an array: `counters`
- * holds the tested paths sorted by Ball-Larus id, and every path end calls
- * __pathcov_residual_lookup. */
+ * holds the tested paths sorted by Ball-Larus id, and every checked path
+ * end calls __pathcov_residual_lookup. */
 #define PATHCOV_FN_SORTED 8u
 /* Residual mode, the corpus had this function with another CFG checksum:
  * it is stale for it, and every path is residual. */
 #define PATHCOV_FN_STALE 16u
+/* Residual mode: `counters` points at a constant bitmap of num_paths bits
+ * (bit id % 64 of counters[id / 64] set when path id was tested), no
+ * table. */
+#define PATHCOV_FN_BITMAP 32u
+/* Residual mode: the table has a count after its ids (count-tested=1);
+ * without it the table is a constant. */
+#define PATHCOV_FN_COUNTED 64u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
@@ -40,12 +47,13 @@ struct pathcov_function {
    * ids out of range (instrumented code clamps the id to num_paths:
    * branch-free, never out of bounds; the runtime reports that counter as
    * invalid_ids). 0 when hashed.
-   * Residual mode: table_size + 1 Ball-Larus ids, then their table_size + 1
-   * counts (so a count is its id's address plus a constant). Indexed by PPP
-   * id (the last id is UINT64_MAX, which no path has: a PPP id clamped to
-   * table_size always misses), or, with PATHCOV_FN_SORTED, sorted (the last
-   * id UINT64_MAX too, never read). 0 when no path of the function was
-   * tested. */
+   * Residual mode: table_size + 1 Ball-Larus ids, then, with
+   * PATHCOV_FN_COUNTED, their table_size + 1 counts (so a count is its id's
+   * address plus a constant). Indexed by PPP id (the last id is UINT64_MAX,
+   * which no path has: a PPP id clamped to table_size always misses), or,
+   * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
+   * read). With PATHCOV_FN_BITMAP, the bitmap. 0 when no path of the
+   * function was tested, or every one was (no path end needs a check). */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
   void *runtime;         /* owned by the runtime (hashed paths, the last

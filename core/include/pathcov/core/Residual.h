@@ -12,13 +12,18 @@
 
 namespace pathcov {
 
+// In the order the plugin's statistics list them.
 enum class ResidualPolicy : uint8_t {
-  Array,    // PPP-indexed table: min(ppp, size), one compare, inline
+  Bitmap,   // few enough Ball-Larus ids for a bit each: one register, one
+            // bit test, no PPP register and no bounds check
+  Array,    // PPP-indexed table: min(ppp, size), one compare
   Sorted,   // PPP interval too large: binary search of tested ids, out of line
   Untested, // the tests never ran the function: every path is residual
   Stale,    // the corpus has the function with another CFG: every path is
             // residual, and the build says the corpus is stale
+  Complete, // the tests ran every path: no path end needs a check
 };
+inline constexpr int kResidualPolicies = 6;
 
 const char *residualPolicyName(ResidualPolicy policy);
 
@@ -29,20 +34,36 @@ inline constexpr uint64_t kNoPath = UINT64_MAX;
 struct ResidualLimits {
   uint64_t tableEntries = 4096; // the largest PPP interval given an array
   double delta = 16;            // the largest interval / tested paths
+  // The most Ball-Larus ids given a bitmap (a bit each, so 8 KiB at most).
+  // 0: never; PPP tables only.
+  uint64_t bitmapPaths = uint64_t(1) << 16;
+  // Count how often each tested path runs (reports' tested_paths): PPP or
+  // sorted tables with a count beside each id, never a bitmap.
+  bool countTested = false;
 };
 
 struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
   std::string why; // for Stale: what does not match
   std::vector<uint64_t> tested; // the tested ids, ascending
-  PppNumbering ppp;             // Array only
-  ChordPlacement chords;        // both registers (PPP increments 0 unless Array)
-  // The table the instrumentation indexes: tableSize + 1 Ball-Larus ids,
-  // the last kNoPath, then as many counts (0). Array: id k is the tested
-  // path whose PPP id is k, or kNoPath. Sorted: the tested ids ascending.
-  // Empty for Untested and Stale.
+  // Computed for every function with tested paths (statistics), used by
+  // Array only; intervalSize 0 when a weight overflowed.
+  PppNumbering ppp;
+  ChordPlacement chords; // PPP increments 0 unless Array
+  // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
+  // tested path whose PPP id is k, or kNoPath), the last kNoPath. Sorted:
+  // the tested ids ascending, then kNoPath. With countTested, as many
+  // counts (0) follow. Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
+  bool counted = false; // the table has counts
+  // Bitmap: bit id % 64 of word id / 64 is set when path id was tested.
+  std::vector<uint64_t> bitmap;
+  // Per DAG edge: true for the path ends (edges into EXIT) that need a
+  // check, those that some untested path ends with. A path end that only
+  // tested paths reach needs no code at all.
+  std::vector<bool> checkedEnd;
+  uint64_t checkedEnds = 0, uncheckedEnds = 0;
 };
 
 // `corpusChecksum` is empty when the corpus does not have the function.

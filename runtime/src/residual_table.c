@@ -1,0 +1,193 @@
+/* Residual mode: recording residual paths in the table (internal.h) that
+ * residual.c reports.
+ *
+ * The table is lock-free:
+ *   - `entries`: up to RESIDUAL_CAPACITY records {fn, id, count, first
+ *     seen, thread}, handed out in order by an atomic counter (`used`) and
+ *     filled by the thread that takes one, before anyone else can see it;
+ *   - `index`: open addressing with linear probing over INDEX_SLOTS slots
+ *     (twice the capacity, so probe sequences stay short and always meet a
+ *     free slot), each 0 or an entry's number + 1. A filled entry is
+ *     published by a compare-and-swap of a free slot: a slot never holds a
+ *     half-written entry and, once set, never changes, so two threads
+ *     recording the same new path never both insert it: the loser finds
+ *     the winner's entry in the slot it lost, counts there, and gives its
+ *     own entry back (or, if another thread took an entry since, marks it
+ *     dead: the report skips it, and it costs one entry of capacity).
+ *   - When every entry is taken, a new path is counted in `dropped_paths`
+ *     (each record of it: the table cannot tell which of them are
+ *     distinct).
+ * No lock, no allocation, no system call but clock_gettime and gettid for
+ * a new path: any thread, and a signal handler, can record at any time.
+ *
+ * fn->runtime of a residual function caches the number (+ 1) of the entry
+ * of its last residual path, checked first: a residual path repeated in a
+ * loop costs two loads, two compares and an atomic add.
+ *
+ * On x86-64, instrumented code reaches __pathcov_residual_path through
+ * __pathcov_residual_miss (residual_miss_x86_64.S), which saves every
+ * general register it may change, so that the call site clobbers nothing
+ * and a check's cold branch costs the hot code no saved registers. That
+ * only holds if nothing here touches a vector or x87 register: this file
+ * is compiled with -mgeneral-regs-only, and the time and thread id come
+ * from raw system calls, not from libc. */
+#include <time.h>
+#include <unistd.h>
+#if defined(__x86_64__)
+#include <sys/syscall.h>
+#endif
+
+#include "internal.h"
+
+#if defined(__x86_64__)
+/* syscall(2) without libc: the kernel changes rax, rcx and r11 only. */
+static long raw_syscall2(long number, long a, long b) {
+  long result;
+  __asm__ volatile("syscall"
+                   : "=a"(result)
+                   : "a"(number), "D"(a), "S"(b)
+                   : "rcx", "r11", "memory");
+  return result;
+}
+
+static uint64_t realtime_ns(void) {
+  struct timespec t = {0, 0};
+  raw_syscall2(SYS_clock_gettime, CLOCK_REALTIME, (long)&t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint32_t thread_id(void) {
+  return (uint32_t)raw_syscall2(SYS_gettid, 0, 0);
+}
+#else
+static uint64_t realtime_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_REALTIME, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+static uint32_t thread_id(void) { return (uint32_t)gettid(); }
+#endif
+
+static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
+  uint64_t h = (uint64_t)(uintptr_t)fn ^ id * 0x9e3779b97f4a7c15ull;
+  h ^= h >> 30;
+  h *= 0xbf58476d1ce4e5b9ull; /* splitmix64's finaliser */
+  h ^= h >> 27;
+  h *= 0x94d049bb133111ebull;
+  h ^= h >> 31;
+  return (uint32_t)(h >> (64 - INDEX_BITS));
+}
+
+/* Takes a free entry and fills it for (fn, id), seen once now; returns its
+ * number + 1, or 0 when the table is full. */
+static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
+  if (__atomic_load_n(&residual_table.used, __ATOMIC_RELAXED) >= RESIDUAL_CAPACITY)
+    return 0; /* full: spare the shared counter a write */
+  uint64_t n = __atomic_fetch_add(&residual_table.used, 1, __ATOMIC_RELAXED);
+  if (n >= RESIDUAL_CAPACITY)
+    return 0;
+  struct entry *e = &residual_table.entries[n];
+  __atomic_store_n(&e->state, ENTRY_PENDING, __ATOMIC_RELAXED);
+  e->fn = fn;
+  e->id = id;
+  __atomic_store_n(&e->count, 1, __ATOMIC_RELAXED);
+  e->first_seen_ns = realtime_ns();
+  e->thread = thread_id();
+  return (uint32_t)n + 1;
+}
+
+/* An entry taken by new_entry that another thread's entry made useless:
+ * handed back if no entry was taken since, else left dead. */
+static void give_back(uint32_t number) {
+  uint64_t expected = number;
+  if (!__atomic_compare_exchange_n(&residual_table.used, &expected, number - 1, 0,
+                                   __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    __atomic_store_n(&residual_table.entries[number - 1].state, ENTRY_DEAD,
+                     __ATOMIC_RELEASE);
+}
+
+static void remember(struct pathcov_function *fn, uint32_t number) {
+  void *hint = (void *)(uintptr_t)number;
+  if (__atomic_load_n(&fn->runtime, __ATOMIC_RELAXED) != hint)
+    __atomic_store_n(&fn->runtime, hint, __ATOMIC_RELEASE);
+}
+
+/* The slow path: finds (fn, id) in the index, inserting it if new. Not
+ * inlined: the fast path stays a leaf that saves no register. */
+__attribute__((noinline)) static void record(struct pathcov_function *fn, uint64_t id) {
+  uint32_t mine = 0; /* an entry filled for (fn, id), not yet published */
+  for (uint32_t i = home_slot(fn, id);; i = (i + 1) & (INDEX_SLOTS - 1)) {
+    uint32_t v = __atomic_load_n(&residual_table.index[i], __ATOMIC_ACQUIRE);
+    if (v == 0) { /* (fn, id) is not in the table */
+      if (!mine && !(mine = new_entry(fn, id))) {
+        __atomic_fetch_add(&residual_table.dropped_paths, 1, __ATOMIC_RELAXED);
+        return;
+      }
+      if (__atomic_compare_exchange_n(&residual_table.index[i], &v, mine, 0,
+                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        __atomic_store_n(&residual_table.entries[mine - 1].state, ENTRY_LIVE,
+                         __ATOMIC_RELEASE);
+        remember(fn, mine);
+        return;
+      }
+      /* Another thread published entry v in this slot first: compare it
+       * like any other. */
+    }
+    const struct entry *e = &residual_table.entries[v - 1];
+    if (e->fn == fn && e->id == id) {
+      __atomic_fetch_add(&residual_table.entries[v - 1].count, 1, __ATOMIC_RELAXED);
+      if (mine)
+        give_back(mine);
+      remember(fn, v);
+      return;
+    }
+  }
+}
+
+void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
+  /* The last residual path of fn first: fn->runtime holds its entry's
+   * number + 1, set only to published entries (whose fn and id never
+   * change), so two compares tell whether it is this path. */
+  uintptr_t last = (uintptr_t)__atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
+  if (last - 1 < RESIDUAL_CAPACITY) {
+    struct entry *e = &residual_table.entries[last - 1];
+    if (e->fn == fn && e->id == id) {
+      __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
+      return;
+    }
+  }
+  if (is_residual(fn)) /* else reported once, as an invalid descriptor */
+    record(fn, id);
+}
+
+void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
+  if (!is_residual(fn))
+    return;
+  /* abi.h: table_size ascending ids, one more, then their counts. */
+  uint64_t *ids = fn->counters;
+  uint64_t n = ids ? fn->table_size : 0;
+  if (n > 0) {
+    /* The last id <= id (or the first), branch-free: the loop runs
+     * ceil(log2 n) times whatever id is, with a conditional move instead
+     * of a branch the processor cannot predict. */
+    uint64_t lo = 0;
+    while (n > 1) { /* the id is in [lo, lo + n) */
+      uint64_t half = n / 2;
+      lo = ids[lo + half] <= id ? lo + half : lo;
+      n -= half;
+    }
+    if (ids[lo] == id) {
+      if (!(fn->flags & PATHCOV_FN_COUNTED))
+        return;
+      uint64_t *count = &ids[fn->table_size + 1 + lo];
+      if (fn->flags & PATHCOV_FN_ATOMIC)
+        __atomic_fetch_add(count, 1, __ATOMIC_RELAXED);
+      else
+        __atomic_store_n(count, __atomic_load_n(count, __ATOMIC_RELAXED) + 1,
+                         __ATOMIC_RELAXED);
+      return;
+    }
+  }
+  __pathcov_residual_path(fn, id);
+}
