@@ -2,7 +2,8 @@
 """The plugin's own error paths: bad arguments and a missing corpus stop
 the compilation with one clear error; a function it cannot number is
 compiled uninstrumented with a warning (off with warn-skipped=0) and
-listed in the corpus with the reason; help prints the arguments.
+listed in the corpus with the reason; help prints the arguments; residual
+mode's stats=FILE appends one JSON line per compilation.
 
 usage: check_plugin.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -75,9 +76,36 @@ def main():
     check("skip: the rest is instrumented",
           functions.get("main", {}).get("calls") == 1, str(functions.get("main")))
 
+    # Residual statistics: two_diamonds ran 2 of its 4 paths (a bitmap, its
+    # one path end checked), main its only path (complete: its path end is
+    # not checked). One JSON line per compilation, appended.
+    r = compile_with(plugin, [], program)
+    check("record build", r.returncode == 0, r.stderr)
+    profiles = os.path.join(work, "profiles-stats")
+    subprocess.run([program], capture_output=True, check=True,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
+    stats = os.path.join(work, "stats.jsonl")
+    for _ in range(2):
+        r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
+                                  f"stats={stats}"], program)
+        check("stats=FILE: compiles quietly",
+              r.returncode == 0 and "residual mode" not in r.stderr, r.stderr)
+    lines = [json.loads(line) for line in open(stats)]
+    want = {"unit": os.path.join(HERE, "two_diamonds.c"),
+            "functions": {"bitmap": 1, "array": 0, "sorted": 0, "untested": 0,
+                          "stale": 0, "complete": 1},
+            "ppp_delta": {"1": 2, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
+            "path_ends": {"checked": 1, "unchecked": 1}}
+    check("stats=FILE: one line per compilation", lines == [want, want],
+          json.dumps(lines))
+    r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],
+                     program)
+    check("stats: on stderr", "residual mode: {" in r.stderr, r.stderr)
+
     if failures:
         sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: plugin errors, help and skipped functions")
+    print("ok: plugin errors, help, skipped functions and statistics")
 
 
 if __name__ == "__main__":
