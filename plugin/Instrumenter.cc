@@ -96,7 +96,7 @@ public:
     case PathEnd::Residual:
       return callRuntime(residualPathDecl(), id);
     case PathEnd::CheckBitmap:
-      return checkBitmap(id);
+      return checkBitmap(id, end);
     case PathEnd::CheckTable:
       return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     }
@@ -180,12 +180,14 @@ private:
 
   // Bit id % 64 of word id / 64. The bitmap is a constant: where the id is
   // known at compile time the whole check folds away (tested) or leaves
-  // only the call. Up to 64 paths, the word is an immediate operand (one
-  // `bt` where the id is not known).
-  void checkBitmap(tree id) {
-    tree word;
-    if (tables_.bitmap->size() == 1) {
-      word = build_int_cstu(counterType(), tables_.bitmap->front());
+  // only the call. Where every id ending here lies in 64 values from a
+  // base, the word is an immediate operand instead (one `bt`).
+  void checkBitmap(tree id, DagEdgeId end) {
+    const ResidualPlan::NarrowEnd &narrow = (*tables_.narrowEnd)[end];
+    tree word, index = id;
+    if (narrow.narrow) {
+      word = build_int_cstu(counterType(), narrow.mask);
+      index = sum(id, -static_cast<int64_t>(narrow.base), "pathcov_bit");
     } else {
       tree wordIndex = make_temp_ssa_name(pathType(), nullptr, "pathcov_word");
       add(gimple_build_assign(wordIndex, RSHIFT_EXPR, id,
@@ -194,7 +196,7 @@ private:
       add(gimple_build_assign(word, element(wordIndex, 0, 1)));
     }
     tree low = make_temp_ssa_name(pathType(), nullptr, "pathcov_bit");
-    add(gimple_build_assign(low, BIT_AND_EXPR, id, constant(63)));
+    add(gimple_build_assign(low, BIT_AND_EXPR, index, constant(63)));
     tree shift = make_temp_ssa_name(unsigned_type_node, nullptr, "pathcov_bit");
     add(gimple_build_assign(shift, NOP_EXPR, low));
     tree shifted = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");

@@ -6,6 +6,7 @@
 #include "PluginOptions.h"
 #include "pathcov/core/Chords.h"
 #include "pathcov/core/Dag.h"
+#include "pathcov/core/Residual.h"
 
 #include "GimpleCfg.h"
 
@@ -36,7 +37,8 @@ struct FunctionTables {
   bool countCalls; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd;
-  const std::vector<uint64_t> *bitmap; // CheckBitmap: the counters' words
+  // CheckBitmap: the ends checked against an immediate word.
+  const std::vector<ResidualPlan::NarrowEnd> *narrowEnd;
 
 };
 

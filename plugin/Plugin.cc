@@ -189,7 +189,7 @@ private:
                                            : PathEnd::Residual;
     instrumentPaths(g, numbered, plan.chords,
                     {descriptor, counters, pathEnd, plan.tableSize, plan.counted,
-                     false, &plan.checkedEnd, &plan.bitmap},
+                     false, &plan.checkedEnd, &plan.narrowEnd},
                     gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }

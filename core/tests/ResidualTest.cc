@@ -41,8 +41,14 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
   if (!plan.checkedEnd[end])
     return true; // no code: only tested paths end there
   switch (plan.policy) {
-  case ResidualPolicy::Bitmap:
-    return plan.bitmap[ballLarus / 64] >> (ballLarus % 64) & 1;
+  case ResidualPolicy::Bitmap: {
+    const ResidualPlan::NarrowEnd &narrow = plan.narrowEnd[end];
+    if (!narrow.narrow)
+      return plan.bitmap[ballLarus / 64] >> (ballLarus % 64) & 1;
+    if (ballLarus - narrow.base >= 64)
+      problem = "path " + std::to_string(id) + " is outside its end's range";
+    return narrow.mask >> ((ballLarus - narrow.base) & 63) & 1;
+  }
   case ResidualPolicy::Array: {
     const uint64_t slot = std::min(ppp, plan.tableSize);
     return plan.table[slot] == ballLarus;
@@ -170,7 +176,7 @@ TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
 // tested sets and limits: at every path end the check hits exactly for the
 // tested paths, under every policy, and the Ball-Larus register is exact.
 TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
-  unsigned graphs = 0, residualPaths = 0;
+  unsigned graphs = 0, residualPaths = 0, narrowEnds = 0, wideEnds = 0;
   unsigned byPolicy[kResidualPolicies] = {};
   for (uint64_t seed = 9000000; graphs < 1500; ++seed) {
     std::mt19937_64 rng(seed);
@@ -196,6 +202,10 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];
+    if (plan.policy == ResidualPolicy::Bitmap)
+      for (DagEdgeId e = 0; e < plan.checkedEnd.size(); ++e)
+        if (plan.checkedEnd[e])
+          ++(plan.narrowEnd[e].narrow ? narrowEnds : wideEnds);
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
       const bool hit = checkAtPathEnd(numbered, plan, id, problem);
@@ -217,5 +227,8 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
       EXPECT_GT(byPolicy[p], 50u) << residualPolicyName(policy);
     }
   }
-  std::printf(" %u residual paths checked\n", residualPaths);
+  std::printf(" %u residual paths checked; bitmap ends: %u narrow, %u wide\n",
+              residualPaths, narrowEnds, wideEnds);
+  EXPECT_GT(narrowEnds, 100u);
+  EXPECT_GT(wideEnds, 10u);
 }

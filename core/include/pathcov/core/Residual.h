@@ -63,6 +63,15 @@ struct ResidualPlan {
   // check, those that some untested path ends with. A path end that only
   // tested paths reach needs no code at all.
   std::vector<bool> checkedEnd;
+  // Bitmap, per DAG edge into EXIT whose paths' ids all lie in [base,
+  // base + 63]: bit k of `mask` is set when path base + k was tested, so
+  // the check is one bit test of an immediate, with no memory access.
+  struct NarrowEnd {
+    bool narrow = false;
+    uint64_t base = 0;
+    uint64_t mask = 0;
+  };
+  std::vector<NarrowEnd> narrowEnd;
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
 };
 
