@@ -81,8 +81,13 @@ public:
   explicit PathProfilingPass(gcc::context *ctx)
       : gimple_opt_pass(kPassData, ctx) {}
 
+  // As GCC's own coverage (tree-profile.cc), never a function whose body
+  // is only here for inlining (extern inline, extern template members such
+  // as std::string's): its out-of-line copy lives, uninstrumented, in
+  // another library, so its paths would count only where the optimizers
+  // happen to inline it, which differs between record and release builds.
   bool gate(function *fun) override {
-    return fun->cfg && !seen_error() &&
+    return fun->cfg && !seen_error() && !DECL_EXTERNAL(fun->decl) &&
            gOptions.wantsFile(DECL_SOURCE_FILE(fun->decl)
                                   ? DECL_SOURCE_FILE(fun->decl)
                                   : "");

@@ -3,7 +3,8 @@
 the compilation with one clear error; a function it cannot number is
 compiled uninstrumented with a warning (off with warn-skipped=0) and
 listed in the corpus with the reason; help prints the arguments; residual
-mode's stats=FILE appends one JSON line per compilation.
+mode's stats=FILE appends one JSON line per compilation; a function only
+there for inlining (extern inline) is left alone.
 
 usage: check_plugin.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -75,6 +76,25 @@ def main():
           .get("skipped", ""), str(functions.get("two_diamonds")))
     check("skip: the rest is instrumented",
           functions.get("main", {}).get("calls") == 1, str(functions.get("main")))
+
+    # A function only here for inlining is not numbered (as gcov does not).
+    inline_program = os.path.join(work, "inline")
+    twice = os.path.join(work, "twice.o")
+    subprocess.run(["gcc", "-O2", "-c", os.path.join(HERE, "twice.c"), "-o",
+                    twice], check=True)
+    r = subprocess.run(["gcc", "-O2", f"-fplugin={plugin}",
+                        os.path.join(HERE, "gnu_inline.c"), twice,
+                        "-o", inline_program, *LINK],
+                       capture_output=True, text=True)
+    check("gnu_inline: compiles", r.returncode == 0, r.stderr)
+    inline_profiles = os.path.join(work, "profiles-inline")
+    subprocess.run([inline_program], capture_output=True, check=True,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": inline_profiles})
+    inline_corpus = os.path.join(work, "inline.json")
+    subprocess.run([pathcov, "collect", "-o", inline_corpus, inline_profiles],
+                   check=True)
+    names = sorted(f["name"] for f in json.load(open(inline_corpus))["functions"])
+    check("gnu_inline: only main is numbered", names == ["main"], str(names))
 
     # Residual statistics: two_diamonds ran 2 of its 4 paths (a bitmap, its
     # one path end checked), main its only path (complete: its path end is
