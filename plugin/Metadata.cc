@@ -1,10 +1,15 @@
 #include "Metadata.h"
 
 #include "pathcov/format/JsonFields.h"
+#include "pathcov/format/TestedPathCache.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
+#include <optional>
+#include <unistd.h>
 
 namespace pathcov {
 
@@ -47,17 +52,52 @@ std::string residualRecord(const FunctionMetadata &function,
   return text(record);
 }
 
-std::string loadCorpus(const std::string &file, TestedPathIndex &index) {
-  std::ifstream in(file);
+namespace {
+
+bool readWholeFile(const std::string &file, std::string &bytes) {
+  std::ifstream in(file, std::ios::binary);
   if (!in)
+    return false;
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
+}
+
+// Best effort: a cache that cannot be written is simply not there next
+// time. Written under a temporary name and renamed, so that parallel
+// compilations never read half of one.
+void writeCache(const std::string &cache, const std::string &bytes) {
+  const std::string temporary = cache + "." + std::to_string(getpid()) + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    if (!out || !out.write(bytes.data(), static_cast<std::streamsize>(bytes.size())))
+      return (void)std::remove(temporary.c_str());
+  }
+  if (std::rename(temporary.c_str(), cache.c_str()) != 0)
+    std::remove(temporary.c_str());
+}
+
+} // namespace
+
+std::string loadCorpus(const std::string &file, TestedPathIndex &index) {
+  std::string bytes;
+  if (!readWholeFile(file, bytes))
     return file + ": cannot open: " + std::strerror(errno);
+  const uint64_t hash = hashBytes(bytes);
+  const std::string cache = file + ".pathcov-cache";
+  std::string cached;
+  if (readWholeFile(cache, cached))
+    if (std::optional<TestedPathIndex> decoded = decodeTestedPathCache(cached, hash)) {
+      index = std::move(*decoded);
+      return "";
+    }
   try {
-    index = readTestedPaths(nlohmann::json::parse(in));
+    index = readTestedPaths(nlohmann::json::parse(bytes));
   } catch (const nlohmann::json::exception &e) {
     return file + ": " + jsonErrorText(e);
   } catch (const InputError &e) {
     return file + ": " + e.what();
   }
+  writeCache(cache, encodeTestedPathCache(index, hash));
   return "";
 }
 

@@ -111,13 +111,23 @@ def main():
                                   f"stats={stats}"], program)
         check("stats=FILE: compiles quietly",
               r.returncode == 0 and "residual mode" not in r.stderr, r.stderr)
+    # The first residual compilation left a binary copy of the tested paths
+    # beside the corpus; a damaged one is ignored (the stats stay right).
+    cache = corpus + ".pathcov-cache"
+    check("cache: written beside the corpus", os.path.exists(cache))
+    with open(cache, "r+b") as f:
+        f.seek(20)
+        f.write(b"\xff" * 8)
+    r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
+                              f"stats={stats}"], program)
+    check("cache: a damaged one is ignored", r.returncode == 0, r.stderr)
     lines = [json.loads(line) for line in open(stats)]
     want = {"unit": os.path.join(HERE, "two_diamonds.c"),
             "functions": {"bitmap": 1, "array": 0, "sorted": 0, "untested": 0,
                           "stale": 0, "complete": 1},
             "ppp_delta": {"1": 2, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
             "path_ends": {"checked": 1, "unchecked": 1}}
-    check("stats=FILE: one line per compilation", lines == [want, want],
+    check("stats=FILE: one line per compilation", lines == [want] * 3,
           json.dumps(lines))
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],
                      program)

@@ -1,0 +1,28 @@
+// A binary copy of a corpus's tested paths (readTestedPaths), keyed by a
+// hash of the corpus file's bytes. Residual mode reads the corpus once per
+// compilation; parsing megabytes of JSON in every one of a project's units
+// cost more than compiling them, so the first compilation leaves this copy
+// beside the corpus and the others read it.
+#pragma once
+
+#include "pathcov/format/Corpus.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace pathcov {
+
+// FNV-1a, 64 bits.
+uint64_t hashBytes(std::string_view bytes);
+
+std::string encodeTestedPathCache(const TestedPathIndex &index,
+                                  uint64_t corpusHash);
+
+// nullopt unless `bytes` is a well-formed cache of the corpus whose hash is
+// `corpusHash`: a damaged or foreign file is never trusted.
+std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
+                                                     uint64_t corpusHash);
+
+} // namespace pathcov
