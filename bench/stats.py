@@ -6,7 +6,9 @@ Two plugin versions are supported:
   "path_ends": {"checked": n, "unchecked": n}}; the sums over units are used,
   a missing key counts 0, and policies are whatever keys appear.
 - the older bare `-fplugin-arg-pathcov-stats` prints one line per unit on
-  stderr, parsed with STATS_RE: the fallback when the file is absent or empty.
+  stderr, parsed with STATS_RE: the fallback when the file is absent or empty
+  (a newer plugin given the bare flag prints the JSON object on stderr after
+  "residual mode: ", also understood).
 """
 
 import json
@@ -56,7 +58,16 @@ def parse_json_lines(text):
     return tot
 
 
+STDERR_JSON_RE = re.compile(r"residual mode: (\{.*\})\s*$", re.M)
+
+
 def parse_stderr(text):
+    """The stderr lines: the old fixed sentence, or (plugins that know
+    stats=FILE, given the bare flag) the same JSON object after 'residual mode: '."""
+    got = parse_json_lines("\n".join(m.group(1) for m in STDERR_JSON_RE.finditer(text)))
+    if got:
+        got["source"] = "stderr json"
+        return got
     tot = empty()
     for m in STATS_RE.finditer(text):
         tot["units"] += 1
