@@ -159,13 +159,36 @@ def gcov_update(lang, pthread):
 
 # ---------------------------------------------------------------- running
 
-def run_workload(pkg, steps, outdir, env, prefix=NATIVE):
-    """Runs the workload once; returns (wall seconds, peak RSS KiB, output checksums).
-    Native runs have address-space randomization off (`setarch -R`): programs that
-    hash pointers (lua's light userdata keys) then run the same paths every time,
-    which the oracle needs; prefix=VALGRIND_NONE records under valgrind instead,
-    with the addresses the callgrind runs see."""
+def workload_env():
+    """The same environment for every workload run, in every variant: relative
+    profile and report directories (in the run's own directory)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PATHCOV_")}
+    env.update(PATHCOV_PROFILE_DIR="profiles", PATHCOV_REPORT_DIR="reports",
+               PATHCOV_TEST="workload")
+    return env
+
+
+def local_argv(argv, outdir):
+    """argv with the program replaced by ./NAME, a symbolic link in outdir: the
+    same argv in every variant (lua keeps argv[0] in a heap string, so its
+    length would change when the garbage collector runs)."""
+    link = os.path.join(outdir, os.path.basename(argv[0]))
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(argv[0], link)
+    return ["./" + os.path.basename(argv[0])] + argv[1:]
+
+
+def run_workload(pkg, steps, outdir, prefix=None):
+    """Runs the workload once in outdir (profiles and reports land in
+    outdir/profiles and outdir/reports); returns (wall seconds, peak RSS KiB,
+    output checksums). Native runs have address-space randomization off
+    (`setarch -R`) so that programs hashing pointers take the same paths on
+    every run, which the oracle needs; prefix=VALGRIND_NONE records under
+    valgrind instead, with the addresses the callgrind runs see."""
+    prefix = NATIVE if prefix is None else prefix
     os.makedirs(outdir, exist_ok=True)
+    env = workload_env()
     wall, rss, sums = 0.0, 0, []
     prev = None
     for st in steps:
@@ -174,10 +197,11 @@ def run_workload(pkg, steps, outdir, env, prefix=NATIVE):
         tf = os.path.join(outdir, "time.out")
         src = st.stdin if st.stdin else (prev or "/dev/null")
         dst = os.path.join(outdir, st.out)
+        argv = local_argv(st.argv, outdir)
         with open(src, "rb") as fi, open(dst, "wb") as fo:
             t0 = time.monotonic()
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf] + prefix + st.argv, stdin=fi,
-                               stdout=fo, stderr=subprocess.PIPE, env=env, cwd=outdir)
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf] + prefix + argv,
+                               stdin=fi, stdout=fo, stderr=subprocess.PIPE, env=env, cwd=outdir)
             wall += time.monotonic() - t0
         if p.returncode != 0:
             raise BenchError(f"{' '.join(st.argv)} < {src} failed ({p.returncode}): "
@@ -188,15 +212,17 @@ def run_workload(pkg, steps, outdir, env, prefix=NATIVE):
     return wall, rss, sums
 
 
-def callgrind_ir(steps, outdir, env):
+def callgrind_ir(steps, outdir):
     """Sum of callgrind Ir over the workload's steps."""
     os.makedirs(outdir, exist_ok=True)
+    env = workload_env()
     total, prev = 0, None
     for i, st in enumerate(steps):
         cg = os.path.join(outdir, f"callgrind.out.{i}")
         src = st.stdin if st.stdin else (prev or "/dev/null")
         dst = os.path.join(outdir, st.out)
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + st.argv
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + \
+            local_argv(st.argv, outdir)
         with open(src, "rb") as fi, open(dst, "wb") as fo:
             p = subprocess.run(cmd, stdin=fi, stdout=fo, stderr=subprocess.PIPE, env=env,
                                cwd=outdir)
@@ -287,16 +313,15 @@ def bench_package(pkg, args, paths, res):
     for small, tag in ((False, "full"), (True, "small")):
         if small and not args.callgrind:
             continue
-        prof = os.path.join(work, f"prof-{tag}")
-        env = dict(os.environ, PATHCOV_PROFILE_DIR=prof, PATHCOV_TEST="workload")
-        COMMANDS.append((work, f"PATHCOV_PROFILE_DIR={prof} PATHCOV_TEST=workload "
-                               f"{'valgrind --tool=none' if small else 'setarch -R'} "
-                               f"<{tag} workload on record/{pkg.program}>"))
-        run_workload(pkg, pkg.workload(rec, small, inputs), os.path.join(work, f"out-rec-{tag}"),
-                     env, VALGRIND_NONE if small else NATIVE)
-        run([pathcov, "collect", "-o", os.path.join(work, f"executed-{tag}.json"), prof])
-    profs = [os.path.join(work, "prof-full")] + \
-        ([os.path.join(work, "prof-small")] if args.callgrind else [])
+        d = os.path.join(work, f"rec-{tag}")
+        COMMANDS.append((d, f"PATHCOV_PROFILE_DIR=profiles PATHCOV_TEST=workload "
+                            f"{'valgrind --tool=none' if small else 'setarch -R'} "
+                            f"<{tag} workload on record/{pkg.program}>"))
+        run_workload(pkg, pkg.workload(rec, small, inputs), d, VALGRIND_NONE if small else NATIVE)
+        run([pathcov, "collect", "-o", os.path.join(work, f"executed-{tag}.json"),
+             os.path.join(d, "profiles")])
+    profs = [os.path.join(work, "rec-full", "profiles")] + \
+        ([os.path.join(work, "rec-small", "profiles")] if args.callgrind else [])
     run([pathcov, "collect", "-o", os.path.join(work, "corpus-a.json")] + profs)
 
     # tested: the package's own tests on the record build.
@@ -363,10 +388,7 @@ def bench_package(pkg, args, paths, res):
             d = os.path.join(work, "runs", f"{v}-{i}")
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
-            env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "profiles"),
-                       PATHCOV_REPORT_DIR=os.path.join(d, "reports"))
-            env.pop("PATHCOV_TEST", None)
-            wall, rss, sums = run_workload(pkg, steps[v], d, env)
+            wall, rss, sums = run_workload(pkg, steps[v], d)
             r = res["variants"][v]
             r["wall"].append(wall)
             r["rss"].append(rss)
@@ -387,10 +409,8 @@ def bench_package(pkg, args, paths, res):
         res["stage"] = "callgrind"
         for v in VARIANTS:
             d = os.path.join(work, "callgrind", v)
-            env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "profiles"),
-                       PATHCOV_REPORT_DIR=os.path.join(d, "reports"))
             t0 = time.monotonic()
-            res["variants"][v]["ir"] = callgrind_ir(pkg.workload(bdirs[v], True, inputs), d, env)
+            res["variants"][v]["ir"] = callgrind_ir(pkg.workload(bdirs[v], True, inputs), d)
             if v in RESIDUAL:
                 check_oracle(v, os.path.join(d, "reports"), "small", "callgrind run")
             log(f"{pkg.name} callgrind {VARIANT_TITLE[v]}: {res['variants'][v]['ir']} Ir "
@@ -558,7 +578,10 @@ def write_doc(results, args, paths, out):
       "take exactly the same paths as in a separate valgrind run (lua's garbage collector did "
       "not), so it is not part of the oracle.")
     A("- Workloads run natively under `setarch -R` (no address-space randomization, in every "
-      "variant), so programs that hash pointers take the same paths on every run; the record run "
+      "variant), each in its own directory with the same argv (`./PROGRAM`, a symbolic link) "
+      "and the same environment (`PATHCOV_PROFILE_DIR=profiles PATHCOV_REPORT_DIR=reports "
+      "PATHCOV_TEST=workload`), so programs that hash pointers or keep argv on the heap (lua) "
+      "take the same paths on every run; the record run "
       "that gives the executed paths of the callgrind workload runs under `valgrind --tool=none`, "
       "with the addresses the callgrind runs see.")
     A("- Outputs: SHA-256 of every output file of the workload identical across all variants "
