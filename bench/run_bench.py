@@ -711,7 +711,7 @@ def write_doc(results, args, paths, out):
     if fl:
         for v in VARIANTS:
             cf, ld = fl[v]
-            cf = re.sub(r"\S*/bench/[\w.+-]+/", "WORK/", cf)
+            cf = re.sub(r"/\S*/bench/[\w.+-]+/", "WORK/", cf)
             A(f"- {VARIANT_TITLE[v]}: `{rel(cf, paths)}`" + (f", linked with `{rel(ld, paths)}`"
                                                             if ld else ""))
         A("")
