@@ -20,7 +20,8 @@ demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
 
 # Not part of `check`: downloads Debian source packages (adds a deb-src entry
-# when missing, as root) and takes several minutes; writes docs/benchmarks.md.
+# when missing, as root) and takes about half an hour (7 packages, 5 variants,
+# 5 runs each); writes docs/benchmarks.md. re2 needs the unicode-data package.
 bench: all
 	python3 bench/run_bench.py --build $(BUILD)
 

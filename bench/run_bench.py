@@ -1,67 +1,50 @@
 #!/usr/bin/env python3
 """pathcov benchmark harness (`make bench`): Debian source packages built in
-four variants (plain -O2, -O2 --coverage, pathcov record mode, pathcov
-residual mode), each running a CPU-bound workload interleaved several times.
+five variants (plain -O2, -O2 --coverage, pathcov record mode, pathcov
+residual mode against two corpora), each running a CPU-bound workload
+interleaved several times.
+
+Residual scenario (a): the corpus is recorded on the workload itself, so the
+residual build must write no report. Scenario (b): the corpus comes from the
+package's own tests, so the workload has residual paths; the oracle checks
+that the reports hold exactly executed - tested (oracle.py).
 
 Writes docs/benchmarks.md (never edit it by hand). Standard library only.
-
-Today: zlib and bzip2, residual scenario (a): the corpus is recorded on the
-same workload, so the residual build must see no residual path.
+Modules: common.py (commands, inputs), packages.py (one class per package),
+stats.py (the plugin's residual statistics), oracle.py.
 """
 
 import argparse
 import glob
-import hashlib
 import json
 import os
 import platform
-import random
 import re
-import resource
-import shlex
 import shutil
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 
-TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-VARIANTS = ["plain", "gcov", "record", "residual"]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from common import COMMANDS, TOP, BenchError, BuildError, log, make_input, run, sha256  # noqa: E402
+import oracle  # noqa: E402
+import stats as pstats  # noqa: E402
+from packages import PACKAGES  # noqa: E402
+
+VARIANTS = ["plain", "gcov", "record", "res_a", "res_b"]
 VARIANT_TITLE = {
     "plain": "-O2",
     "gcov": "-O2 --coverage",
     "record": "record",
-    "residual": "residual (a)",
+    "res_a": "residual (a)",
+    "res_b": "residual (b)",
 }
-COMMANDS = []  # every command the harness ran that matters, for the docs
-
-
-class BenchError(Exception):
-    pass
-
-
-def log(msg):
-    print("bench: " + msg, flush=True)
-
-
-def run(cmd, cwd=None, env=None, quiet=False, record=True, check=True):
-    """Runs cmd (a list, or a string for the shell); returns (stdout+stderr text, seconds)."""
-    shell = isinstance(cmd, str)
-    text = cmd if shell else " ".join(shlex.quote(c) for c in cmd)
-    if record:
-        COMMANDS.append((cwd, text))
-    if not quiet:
-        log("$ " + text + (f"   (in {cwd})" if cwd else ""))
-    t0 = time.monotonic()
-    p = subprocess.run(cmd, cwd=cwd, env=env, shell=shell,
-                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                       errors="replace")
-    dt = time.monotonic() - t0
-    if check and p.returncode != 0:
-        sys.stdout.write(p.stdout[-6000:])
-        raise BenchError(f"command failed ({p.returncode}): {text}")
-    return p.stdout, dt
+RESIDUAL = ("res_a", "res_b")
+STATS_FILE_SUPPORTED = None
+NATIVE = ["setarch", "-R"]
+VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]  # probed once: does the plugin take stats=FILE?
 
 
 # ---------------------------------------------------------------- sources
@@ -134,155 +117,123 @@ def fetch_source(pkg, srcroot):
     return tree, version
 
 
-# ---------------------------------------------------------------- inputs
+# ---------------------------------------------------------------- probes
 
-def make_input(path, size):
-    """Deterministic text-like data with some binary runs: compresses about 3:1."""
-    if os.path.exists(path) and os.path.getsize(path) == size:
-        return
-    rng = random.Random(20250520)
-    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(2, 10)))
-             for _ in range(4000)]
-    weights = [1.0 / (i + 1) for i in range(len(words))]
-    out = bytearray()
-    while len(out) < size:
-        line = " ".join(rng.choices(words, weights, k=rng.randint(4, 16)))
-        if rng.random() < 0.2:
-            line += " %d" % rng.randint(0, 10 ** 9)
-        out += line.encode() + b"\n"
-        if rng.random() < 0.002:
-            out += rng.randbytes(rng.randint(16, 4096))
-    tmp = path + ".tmp"
-    with open(tmp, "wb") as f:
-        f.write(out[:size])
-    os.replace(tmp, path)
-
-
-def sha256(path):
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
+def probe_stats_file(paths):
+    """True if the plugin accepts -fplugin-arg-pathcov-stats=FILE (newer
+    plugins append JSON lines there); else the bare flag and the stderr line."""
+    d = os.path.join(paths["bench"], "probe")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    with open(os.path.join(d, "p.c"), "w") as f:
+        f.write("int f(int x) { return x > 0 ? x : -x; }\nint main(int c, char **v) "
+                "{ (void)v; return f(c) - 1; }\n")
+    flags = paths["flags"]
+    run(f"gcc {flags['record'][0]} -o p p.c {flags['record'][1]}", cwd=d, quiet=True, record=False)
+    env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "prof"))
+    subprocess.run([os.path.join(d, "p")], cwd=d, env=env, check=True)
+    run([paths["pathcov"], "collect", "-o", "c.json", "prof"], cwd=d, quiet=True, record=False)
+    sf = os.path.join(d, "stats.jsonl")
+    out, _ = run(f"gcc -O2 -fplugin={paths['plugin']} -fplugin-arg-pathcov-mode=residual "
+                 f"-fplugin-arg-pathcov-corpus=c.json -fplugin-arg-pathcov-stats={sf} -c p.c",
+                 cwd=d, quiet=True, record=False, check=False)
+    ok = os.path.exists(sf) and os.path.getsize(sf) > 0
+    log("plugin stats: " + ("-fplugin-arg-pathcov-stats=FILE (JSON lines)" if ok
+                            else "bare -fplugin-arg-pathcov-stats (stderr line; stats=FILE not "
+                                 "supported: " + out.strip().splitlines()[-1][:200] + ")"
+                            if out.strip() else "bare -fplugin-arg-pathcov-stats"))
+    return ok
 
 
-# ---------------------------------------------------------------- packages
-
-class Package:
-    name = ""
-    program = ""  # the workload's binary, relative to the build directory
-
-    def build(self, tree, bdir, cflags, ldlibs):
-        raise NotImplementedError
-
-    def steps(self, exe, inp, outdir):
-        """[(argv, stdin file, stdout file)]: the workload, run in order."""
-        raise NotImplementedError
+def gcov_update(lang, pthread):
+    """The -fprofile-update the driver passes to cc1 for our gcov flags."""
+    cc = "g++" if lang == "c++" else "gcc"
+    cmd = [cc, "-###", "-O2", "--coverage", "-fprofile-update=single"] + \
+        (["-pthread"] if pthread else []) + ["-x", "c++" if lang == "c++" else "c", "-c",
+                                             "/dev/null", "-o", "/dev/null"]
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    cc1 = [l for l in p.stdout.splitlines() if "cc1" in l]
+    ups = re.findall(r"-fprofile-update=([\w-]+)", cc1[0] if cc1 else p.stdout)
+    return ups[-1] if ups else "?"
 
 
-class Zlib(Package):
-    name = "zlib"
-    program = "minigzip"
+# ---------------------------------------------------------------- running
 
-    def build(self, tree, bdir, cflags, ldlibs):
-        env = dict(os.environ, CC="gcc", CFLAGS=cflags)
-        out1, _ = run(["./configure", "--static"], cwd=bdir, env=env)
-        # zlib links its programs with $(TEST_LDFLAGS) = $(LDFLAGS) -L. libz.a:
-        # the runtime must come after libz.a, so it goes in TEST_LDFLAGS.
-        # CFLAGS come from configure (which adds its own -D flags to them).
-        make = ["make", "-j1", "minigzip",
-                f"TEST_LDFLAGS=-L. libz.a {ldlibs}".rstrip()]
-        out2, dt = run(make, cwd=bdir)
-        return out1 + out2, dt
-
-    def steps(self, exe, inp, outdir):
-        gz = os.path.join(outdir, "out.gz")
-        return [([exe, "-9"], inp, gz), ([exe, "-d"], gz, os.path.join(outdir, "out"))]
+def workload_env():
+    """The same environment for every workload run, in every variant: relative
+    profile and report directories (in the run's own directory)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PATHCOV_")}
+    env.update(PATHCOV_PROFILE_DIR="profiles", PATHCOV_REPORT_DIR="reports",
+               PATHCOV_TEST="workload")
+    return env
 
 
-class Bzip2(Package):
-    name = "bzip2"
-    program = "bzip2"
-    SOURCES = ["blocksort.c", "huffman.c", "crctable.c", "randtable.c", "compress.c",
-               "decompress.c", "bzlib.c", "bzip2.c"]
-
-    def build(self, tree, bdir, cflags, ldlibs):
-        # Compile the sources directly: Debian's Makefile links bzip2 against
-        # the shared libbz2.so (benchmarking-notes.md).
-        srcs = " ".join(self.SOURCES)
-        objs = " ".join(s[:-2] + ".o" for s in self.SOURCES)
-        script = (f"for s in {srcs}; do gcc {cflags} -D_FILE_OFFSET_BITS=64 -c $s || exit 1; "
-                  f"done && gcc {cflags} -o bzip2 {objs}" + (f" {ldlibs}" if ldlibs else ""))
-        return run(["sh", "-c", script], cwd=bdir)
-
-    def steps(self, exe, inp, outdir):
-        bz = os.path.join(outdir, "out.bz2")
-        return [([exe, "-9", "-c"], inp, bz), ([exe, "-d", "-c"], bz, os.path.join(outdir, "out"))]
+def local_argv(argv, outdir):
+    """argv with the program replaced by ./NAME, a symbolic link in outdir: the
+    same argv in every variant (lua keeps argv[0] in a heap string, so its
+    length would change when the garbage collector runs)."""
+    link = os.path.join(outdir, os.path.basename(argv[0]))
+    if os.path.lexists(link):
+        os.remove(link)
+    os.symlink(argv[0], link)
+    return ["./" + os.path.basename(argv[0])] + argv[1:]
 
 
-PACKAGES = {"zlib": Zlib(), "bzip2": Bzip2()}
-
-
-def run_workload(pkg, exe, inp, outdir, env):
-    """Runs the workload once; returns (wall seconds, peak RSS KiB, output checksums)."""
+def run_workload(pkg, steps, outdir, prefix=None):
+    """Runs the workload once in outdir (profiles and reports land in
+    outdir/profiles and outdir/reports); returns (wall seconds, peak RSS KiB,
+    output checksums). Native runs have address-space randomization off
+    (`setarch -R`) so that programs hashing pointers take the same paths on
+    every run, which the oracle needs; prefix=VALGRIND_NONE records under
+    valgrind instead, with the addresses the callgrind runs see."""
+    prefix = NATIVE if prefix is None else prefix
     os.makedirs(outdir, exist_ok=True)
+    env = workload_env()
     wall, rss, sums = 0.0, 0, []
-    for argv, src, dst in pkg.steps(exe, inp, outdir):
+    prev = None
+    for st in steps:
         # /usr/bin/time: the child's own peak RSS (a child of this Python
         # process would inherit its high-water mark in ru_maxrss).
         tf = os.path.join(outdir, "time.out")
+        src = st.stdin if st.stdin else (prev or "/dev/null")
+        dst = os.path.join(outdir, st.out)
+        argv = local_argv(st.argv, outdir)
         with open(src, "rb") as fi, open(dst, "wb") as fo:
             t0 = time.monotonic()
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf] + argv, stdin=fi,
-                               stdout=fo, stderr=subprocess.PIPE, env=env, cwd=outdir)
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", tf] + prefix + argv,
+                               stdin=fi, stdout=fo, stderr=subprocess.PIPE, env=env, cwd=outdir)
             wall += time.monotonic() - t0
         if p.returncode != 0:
-            raise BenchError(f"{' '.join(argv)} < {src} failed ({p.returncode}): "
+            raise BenchError(f"{' '.join(st.argv)} < {src} failed ({p.returncode}): "
                              f"{p.stderr[-2000:].decode(errors='replace')}")
         rss = max(rss, int(open(tf).read().split()[-1]))
-        sums.append(sha256(dst))
+        sums.append(sha256(dst, pkg.normalize))
+        prev = dst
     return wall, rss, sums
 
 
-def callgrind_ir(pkg, exe, inp, outdir, env):
-    """Sum of callgrind Ir over the workload's steps (on a smaller input)."""
+def callgrind_ir(steps, outdir):
+    """Sum of callgrind Ir over the workload's steps."""
     os.makedirs(outdir, exist_ok=True)
-    total = 0
-    for i, (argv, src, dst) in enumerate(pkg.steps(exe, inp, outdir)):
+    env = workload_env()
+    total, prev = 0, None
+    for i, st in enumerate(steps):
         cg = os.path.join(outdir, f"callgrind.out.{i}")
-        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + argv
+        src = st.stdin if st.stdin else (prev or "/dev/null")
+        dst = os.path.join(outdir, st.out)
+        cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}"] + \
+            local_argv(st.argv, outdir)
         with open(src, "rb") as fi, open(dst, "wb") as fo:
-            p = subprocess.run(cmd, stdin=fi, stdout=fo, stderr=subprocess.PIPE, env=env, cwd=outdir)
+            p = subprocess.run(cmd, stdin=fi, stdout=fo, stderr=subprocess.PIPE, env=env,
+                               cwd=outdir)
         if p.returncode != 0:
-            raise BenchError(f"callgrind failed on {' '.join(argv)}: {p.stderr[-2000:]!r}")
+            raise BenchError(f"callgrind failed on {' '.join(st.argv)}: {p.stderr[-2000:]!r}")
         m = re.search(r"^(?:summary|totals):\s*(\d+)", open(cg).read(), re.M)
         if not m:
             raise BenchError(f"no Ir total in {cg}")
         total += int(m.group(1))
+        prev = dst
     return total
-
-
-# ---------------------------------------------------------------- stats
-
-STATS_RE = re.compile(
-    r"residual mode: (\d+) functions with a PPP table, (\d+) searched, (\d+) untested, "
-    r"(\d+) stale; PPP delta 1: (\d+), \(1,2\]: (\d+), \(2,4\]: (\d+), over 4: (\d+)")
-STATS_KEYS = ["table", "searched", "untested", "stale", "d1", "d2", "d4", "dmore"]
-
-
-def residual_stats(text):
-    tot = dict.fromkeys(STATS_KEYS, 0)
-    units = 0
-    for m in STATS_RE.finditer(text):
-        units += 1
-        for k, v in zip(STATS_KEYS, m.groups()):
-            tot[k] += int(v)
-    tot["units"] = units
-    return tot
-
-
-def skipped(text):
-    return len(set(re.findall(r"'([^']+)' is not instrumented", text)))
 
 
 def size_of(exe):
@@ -302,72 +253,142 @@ def corpus_facts(corpus):
         "cut_functions": len(cut),
         "cuts": sum(len(f["cuts"]) for f in cut),
         "cut_names": sorted(f.get("name") or f.get("identity") for f in cut),
-        "not_instrumented": sum(1 for f in fns if f.get("reason")),
+        "skipped": sorted(f.get("name") or f["identity"] for f in fns if f.get("skipped")),
     }
 
 
 # ---------------------------------------------------------------- one package
 
-def bench_package(pkg, args, paths):
-    tree, version = fetch_source(pkg.name, paths["src"])
-    work = os.path.join(paths["bench"], pkg.name)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    plugin = os.path.join(paths["build"], "plugin", "pathcov.so")
-    rt = os.path.join(paths["build"], "runtime", "libpathcov-rt.a")
-    pathcov = os.path.join(paths["build"], "coverage", "pathcov")
-    corpus = os.path.join(work, "corpus.json")
+def variant_flags(paths, work):
+    plugin, rt = paths["plugin"], paths["rt"]
     base = "-O2"
     flags = {
         "plain": (base, ""),
         "gcov": (base + " --coverage -fprofile-update=single", ""),
         "record": (f"{base} -fplugin={plugin}", f"{rt} -lpthread"),
-        "residual": (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
-                     f"-fplugin-arg-pathcov-corpus={corpus} -fplugin-arg-pathcov-stats",
-                     f"{rt} -lpthread"),
     }
-    inp, small = paths["input"], paths["small_input"]
-    res = {"name": pkg.name, "version": version, "flags": flags, "variants": {}}
-    exes = {}
+    for v, c in (("res_a", "corpus-a.json"), ("res_b", "corpus-b.json")):
+        st = (f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
+              if STATS_FILE_SUPPORTED else "-fplugin-arg-pathcov-stats")
+        flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
+                    f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}",
+                    f"{rt} -lpthread")
+    return flags
+
+
+def bench_package(pkg, args, paths, res):
+    tree, version = fetch_source(pkg.name, paths["src"])
+    res["version"] = version
+    work = os.path.join(paths["bench"], pkg.name)
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    pathcov = paths["pathcov"]
+    flags = variant_flags(paths, work)
+    res["flags"] = flags
+    res["gcov_update"] = gcov_update(pkg.lang, pkg.pthread)
+    inputs = paths["inputs"].get(pkg.name, {})
+    steps = {small: None for small in (False, True)}
+    bdirs = {}
+    prepared = pkg.prepare(tree, work)
 
     def build(v):
         bdir = os.path.join(work, v)
-        run(["cp", "-a", tree, bdir])
-        out, dt = pkg.build(tree, bdir, *flags[v])
+        run(["cp", "-a", prepared, bdir])
+        res["stage"] = f"building variant {VARIANT_TITLE[v]}"
+        out, dt = pkg.build(bdir, *flags[v])
         exe = os.path.join(bdir, pkg.program)
-        exes[v] = exe
-        res["variants"][v] = {"compile": dt, "size": size_of(exe),
-                              "file_size": os.path.getsize(exe), "log": out, "wall": [],
-                              "rss": [], "sums": None, "reports": 0}
+        bdirs[v] = bdir
+        res["variants"][v] = {"compile": dt, "size": size_of(exe), "log": out, "wall": [],
+                              "rss": [], "sums": None, "reports": 0, "skipped":
+                              pstats.skipped(out)}
 
     for v in ["plain", "gcov", "record"]:
         build(v)
+    rec = bdirs["record"]
+    res["stage"] = "building the test programs (record)"
+    pkg.build_tests(rec, *flags["record"])
 
-    # Scenario (a): the corpus is the record build run on the workload itself
-    # (the timing input and the smaller callgrind input).
-    prof = os.path.join(work, "corpus-profiles")
-    env = dict(os.environ, PATHCOV_PROFILE_DIR=prof, PATHCOV_TEST="workload")
-    COMMANDS.append((work, f"PATHCOV_PROFILE_DIR={prof} PATHCOV_TEST=workload <workload on record/{pkg.program}>"))
-    run_workload(pkg, exes["record"], inp, os.path.join(work, "out-corpus"), env)
-    if args.callgrind:
-        run_workload(pkg, exes["record"], small, os.path.join(work, "out-corpus-small"), env)
-    run([pathcov, "collect", "-o", corpus, prof])
-    res["corpus"] = corpus_facts(corpus)
-    build("residual")
-    res["stats"] = residual_stats(res["variants"]["residual"]["log"])
-    res["skipped_record"] = skipped(res["variants"]["record"]["log"])
-    res["skipped_residual"] = skipped(res["variants"]["residual"]["log"])
+    # executed: the record build on the workload (timed input, callgrind input).
+    res["stage"] = "recording"
+    for small, tag in ((False, "full"), (True, "small")):
+        if small and not args.callgrind:
+            continue
+        d = os.path.join(work, f"rec-{tag}")
+        COMMANDS.append((d, f"PATHCOV_PROFILE_DIR=profiles PATHCOV_TEST=workload "
+                            f"{'valgrind --tool=none' if small else 'setarch -R'} "
+                            f"<{tag} workload on record/{pkg.program}>"))
+        run_workload(pkg, pkg.workload(rec, small, inputs), d, VALGRIND_NONE if small else NATIVE)
+        run([pathcov, "collect", "-o", os.path.join(work, f"executed-{tag}.json"),
+             os.path.join(d, "profiles")])
+    profs = [os.path.join(work, "rec-full", "profiles")] + \
+        ([os.path.join(work, "rec-small", "profiles")] if args.callgrind else [])
+    run([pathcov, "collect", "-o", os.path.join(work, "corpus-a.json")] + profs)
 
-    # Interleaved timing runs: A B C D A B C D ...
+    # tested: the package's own tests on the record build.
+    tprof = os.path.join(work, "prof-tests")
+    for name, cmd, cwd in pkg.tests(rec, *flags["record"]):
+        env = dict(os.environ, PATHCOV_PROFILE_DIR=tprof, PATHCOV_TEST=name)
+        COMMANDS.append((cwd, f"PATHCOV_PROFILE_DIR={tprof} PATHCOV_TEST={name} {cmd}"))
+        t0 = time.monotonic()
+        run(cmd, cwd=cwd, env=env, record=False)
+        log(f"{pkg.name} test {name}: {time.monotonic() - t0:.1f} s")
+    run([pathcov, "collect", "-o", os.path.join(work, "corpus-b.json"), tprof])
+    res["corpus"] = {"a": corpus_facts(os.path.join(work, "corpus-a.json")),
+                     "b": corpus_facts(os.path.join(work, "corpus-b.json"))}
+
+    for v in RESIDUAL:
+        build(v)
+        res["stats"][v] = pstats.residual_stats(os.path.join(work, f"stats-{v}.jsonl"),
+                                                res["variants"][v]["log"])
+
+    tested_b = oracle.corpus_paths(os.path.join(work, "corpus-b.json"))
+    expected = {}
+    for tag in ("full", "small"):
+        ef = os.path.join(work, f"executed-{tag}.json")
+        if os.path.exists(ef):
+            expected[tag] = oracle.expected_residual(oracle.corpus_paths(ef), tested_b)
+    res["expected_b"] = oracle.summary(expected["full"])
+    oracle_fail = {"res_a": [], "res_b": []}
+    res["oracle_runs"] = {"res_a": 0, "res_b": 0}
+
+    def check_oracle(v, report_dir, tag, what):
+        actual, nrep, dropped = oracle.report_paths(report_dir)
+        res["variants"][v]["reports"] += nrep
+        if tag == "small":
+            # Under valgrind: informational (see the docs), not the oracle.
+            if v == "res_a":
+                diffs = [f"{nrep} report(s), {len(actual)} residual path(s)"] if nrep else []
+            else:
+                diffs = oracle.compare(expected[tag], actual, dropped, limit=3)
+            res["callgrind_notes"][v] = "; ".join(diffs) if diffs else "matches"
+            if diffs:
+                log(f"note: {pkg.name} {VARIANT_TITLE[v]} callgrind run: " + "; ".join(diffs))
+            return
+        res["oracle_runs"][v] += 1
+        if v == "res_a":
+            if nrep:
+                oracle_fail[v].append(f"{what}: {nrep} report(s) written, "
+                                      f"{len(actual)} residual path(s), e.g. "
+                                      + ", ".join(f"{k[0]} path {k[2]}" for k in list(actual)[:3]))
+            return
+        diffs = oracle.compare(expected[tag], actual, dropped)
+        if diffs and not oracle_fail[v]:
+            oracle_fail[v].append(f"{what}: " + "; ".join(diffs))
+            log(f"ORACLE MISMATCH {pkg.name} {VARIANT_TITLE[v]} {what}:\n  " + "\n  ".join(diffs))
+        elif diffs:
+            oracle_fail[v].append(f"{what}: differs too")
+        res["actual_b"] = oracle.summary(actual)
+
+    # Interleaved timing runs: A B C D E A B C D E ...
+    res["stage"] = "timing"
+    for v in VARIANTS:
+        steps[v] = pkg.workload(bdirs[v], False, inputs)
     for i in range(args.runs):
         for v in VARIANTS:
             d = os.path.join(work, "runs", f"{v}-{i}")
             shutil.rmtree(d, ignore_errors=True)
             os.makedirs(d)
-            env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "profiles"),
-                       PATHCOV_REPORT_DIR=os.path.join(d, "reports"))
-            env.pop("PATHCOV_TEST", None)
-            wall, rss, sums = run_workload(pkg, exes[v], inp, d, env)
+            wall, rss, sums = run_workload(pkg, steps[v], d)
             r = res["variants"][v]
             r["wall"].append(wall)
             r["rss"].append(rss)
@@ -375,39 +396,46 @@ def bench_package(pkg, args, paths):
                 r["sums"] = sums
             elif r["sums"] != sums:
                 raise BenchError(f"{pkg.name} {v}: outputs differ between runs")
-            r["reports"] += len(glob.glob(os.path.join(d, "reports", "*.json")))
-            log(f"{pkg.name} run {i + 1}/{args.runs} {v}: {wall:.3f} s, {rss} KiB")
-            # keep the disk small: outputs are checked by checksum
-            for f in glob.glob(os.path.join(d, "out*")):
-                os.remove(f)
+            if v in RESIDUAL:
+                check_oracle(v, os.path.join(d, "reports"), "full", f"timing run {i + 1}")
+            log(f"{pkg.name} run {i + 1}/{args.runs} {VARIANT_TITLE[v]}: {wall:.3f} s, {rss} KiB")
+            for st in steps[v]:  # keep the disk small: outputs are checked by checksum
+                try:
+                    os.remove(os.path.join(d, st.out))
+                except OSError:
+                    pass
 
     if args.callgrind:
+        res["stage"] = "callgrind"
         for v in VARIANTS:
             d = os.path.join(work, "callgrind", v)
-            env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "profiles"),
-                       PATHCOV_REPORT_DIR=os.path.join(d, "reports"))
             t0 = time.monotonic()
-            res["variants"][v]["ir"] = callgrind_ir(pkg, exes[v], small, d, env)
-            res["variants"][v]["reports"] += len(glob.glob(os.path.join(d, "reports", "*.json")))
-            log(f"{pkg.name} callgrind {v}: {res['variants'][v]['ir']} Ir "
+            res["variants"][v]["ir"] = callgrind_ir(pkg.workload(bdirs[v], True, inputs), d)
+            if v in RESIDUAL:
+                check_oracle(v, os.path.join(d, "reports"), "small", "callgrind run")
+            log(f"{pkg.name} callgrind {VARIANT_TITLE[v]}: {res['variants'][v]['ir']} Ir "
                 f"({time.monotonic() - t0:.1f} s)")
-        COMMANDS.append((work, f"valgrind --tool=callgrind --callgrind-out-file=... "
-                               f"<each workload step, {args.callgrind_mib} MiB input>"))
+        COMMANDS.append((work, "valgrind --tool=callgrind --callgrind-out-file=... "
+                               "<each step of the small workload>"))
 
-    # The oracle, scenario (a): residual = executed - tested = nothing, and
-    # every variant writes the same outputs.
-    failures = []
+    # Outputs: identical across variants, and right.
     sums = {v: tuple(res["variants"][v]["sums"]) for v in VARIANTS}
+    out_fail = []
     if len(set(sums.values())) != 1:
-        failures.append("outputs differ between variants: " + repr(sums))
-    if sums["plain"][-1] != paths["input_sha"]:
-        failures.append("the decompressed output is not the input")
-    if res["variants"]["residual"]["reports"]:
-        failures.append(f"the residual build wrote {res['variants']['residual']['reports']} "
-                        "report(s) on the workload its corpus was recorded on")
-    res["oracle"] = "pass" if not failures else "FAIL: " + "; ".join(failures)
-    if failures:
-        raise BenchError(f"{pkg.name}: oracle failed: " + "; ".join(failures))
+        first = [f"{VARIANT_TITLE[v]}: {', '.join(s[:12] for s in sums[v])}" for v in VARIANTS]
+        out_fail.append("outputs differ between variants: " + "; ".join(first))
+    msg = pkg.check(list(sums["plain"]), inputs, False)
+    if msg:
+        out_fail.append(msg)
+    res["outputs"] = "identical" if not out_fail else "FAIL: " + "; ".join(out_fail)
+    res["output_sums"] = sums["plain"]
+    for v in RESIDUAL:
+        f = oracle_fail[v] + out_fail
+        res["oracle"][v] = "pass" if not f else "FAIL: " + "; ".join(f)
+    res["stage"] = "done"
+    bad = [f"{VARIANT_TITLE[v]}: {res['oracle'][v]}" for v in RESIDUAL if res["oracle"][v] != "pass"]
+    if bad:
+        raise BenchError(f"{pkg.name}: oracle failed: " + " | ".join(bad))
     return res
 
 
@@ -431,51 +459,183 @@ def machine():
             ("Python", platform.python_version())]
 
 
-def ratio(x, b):
-    return "%.2f" % (x / b) if b else "-"
+def ratio_v(x, b):
+    return x / b if b else None
 
 
-def write_doc(results, args, paths, errors, out):
+def fmt(r):
+    return "-" if r is None else "%.2f" % r
+
+
+def med(xs):
+    xs = [x for x in xs if x is not None]
+    return statistics.median(xs) if xs else None
+
+
+def wall_ratio(r, v):
+    b, x = r["variants"].get("plain"), r["variants"].get(v)
+    if not b or not x or not b["wall"] or not x["wall"]:
+        return None
+    return ratio_v(statistics.median(x["wall"]), statistics.median(b["wall"]))
+
+
+def key_ratio(r, v, key):
+    b, x = r["variants"].get("plain"), r["variants"].get(v)
+    if not b or not x or key not in b or key not in x:
+        return None
+    return ratio_v(x[key], b[key])
+
+
+def verdict(s):
+    return "pass" if s == "pass" else ("**FAIL**" if s.startswith("FAIL") else s)
+
+
+def write_doc(results, args, paths, out):
     L = []
-    L.append("# Benchmarks")
-    L.append("")
-    L.append("Generated by `make bench` (`bench/run_bench.py`) on "
-             + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-             + ": do not edit by hand, rerun the benchmark.")
-    L.append("")
-    L.append("Each Debian source package is built in four variants: plain `-O2`, `-O2 --coverage` "
-             "(gcov, `-fprofile-update=single`: non-atomic counters), pathcov record mode and pathcov "
-             "residual mode (both with non-atomic counters, the default). Every variant runs the same "
-             f"workload {args.runs} times, interleaved (A B C D A B C D ...); run time is the median wall "
-             "time, peak memory the largest maximum RSS of the workload's processes. Ratios are to plain "
-             "`-O2` measured in the same run. Callgrind Ir (instructions executed) is the repeatable "
-             f"figure, measured once per variant on a smaller input ({args.callgrind_mib} MiB); wall "
-             "times on this machine vary 20-30% between runs. Compile time is the wall time of `make` "
-             "(zlib, after `./configure`) or of the compiler calls (bzip2), one job; size is `size` "
-             "text + data of the workload binary.")
-    L.append("")
-    L.append("Residual scenario (a): the corpus is recorded by running the record build on the same "
-             "workload (the timing input and the callgrind input), so no residual path may occur. The "
-             "oracle, checked on every run: the residual build writes no report (residual = executed - "
-             "tested = nothing) and all four variants' outputs (SHA-256 of the compressed and of the "
-             "decompressed data) are identical, the decompressed data equal to the input.")
-    L.append("")
-    L.append("## Machine")
-    L.append("")
-    L.append("| | |")
-    L.append("|---|---|")
-    for k, v in machine():
-        L.append(f"| {k} | {v} |")
-    L.append("")
-    L.append(f"Workload input: {args.size_mib} MiB of generated text-like data (deterministic, "
-             f"SHA-256 `{paths['input_sha'][:16]}...`); callgrind input: the first "
-             f"{args.callgrind_mib} MiB of the same generator's output.")
-    L.append("")
+    A = L.append
+    A("# Benchmarks")
+    A("")
+    A("Generated by `make bench` (`bench/run_bench.py`) on "
+      + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+      + ": do not edit by hand, rerun the benchmark.")
+    A("")
+    A(f"Runs per variant: {args.runs} (interleaved). Packages: {', '.join(r['name'] for r in results)}.")
+    A("")
+    A("## Summary")
+    A("")
+    A("Run time: median wall time as a ratio to plain `-O2` from the same run; Ir: callgrind "
+      "instructions on the small workload, as a ratio to plain `-O2`. Oracle (a): no residual "
+      "report on the workload the corpus was recorded on; oracle (b): the residual reports hold "
+      "exactly executed - tested, with the executed counts; both also require identical outputs "
+      "in all variants.")
+    A("")
+    A("| program | compile record | compile residual (b) | gcov time | record time | residual (a) time "
+      "| residual (b) time | gcov Ir | record Ir | residual (a) Ir | residual (b) Ir | oracle (a) "
+      "| oracle (b) |")
+    A("|---|" + "---:|" * 10 + "---|---|")
+    cols = []
     for r in results:
-        L.append(f"## {r['name']} {r['version']}")
-        L.append("")
-        L.append(f"Workload: {WORKLOAD_TEXT[r['name']]}. Oracle: **{r['oracle']}**.")
-        L.append("")
+        if r.get("error"):
+            A(f"| {r['name']} | " + " | ".join(["-"] * 10) + " | **not measured** | **not measured** |")
+            continue
+        row = [key_ratio(r, "record", "compile"), key_ratio(r, "res_b", "compile")] + \
+              [wall_ratio(r, v) for v in ("gcov", "record", "res_a", "res_b")] + \
+              [key_ratio(r, v, "ir") for v in ("gcov", "record", "res_a", "res_b")]
+        cols.append(row)
+        A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row)
+          + f" | {verdict(r['oracle'].get('res_a', '-'))} | {verdict(r['oracle'].get('res_b', '-'))} |")
+    if cols:
+        meds = [med([c[i] for c in cols]) for i in range(10)]
+        A("| **median** | " + " | ".join(fmt(x) for x in meds) + " | | |")
+    A("")
+    tg = []
+    ok = [r for r in results if not r.get("error")]
+    if ok:
+        ra = [wall_ratio(r, "res_a") for r in ok]
+        gc = [wall_ratio(r, "gcov") for r in ok]
+        rc = [wall_ratio(r, "record") for r in ok]
+        cp = [key_ratio(r, v, "compile") for r in ok for v in ("record", "res_a", "res_b")]
+        fails = [r["name"] for r in results if r.get("error") or
+                 any(r["oracle"].get(v) != "pass" for v in RESIDUAL)]
+        tg.append(f"residual (a) median run-time overhead {fmt(med(ra))} (target <= 1.05), "
+                  f"worst {fmt(max(x for x in ra if x is not None))} (target <= 1.15); below gcov on "
+                  f"{sum(1 for a, g in zip(ra, gc) if a is not None and g is not None and a < g)}"
+                  f" of {len(ok)} programs")
+        tg.append(f"record <= gcov (run time) on "
+                  f"{sum(1 for a, g in zip(rc, gc) if a is not None and g is not None and a <= g)}"
+                  f" of {len(ok)} programs")
+        tg.append(f"compile time (pathcov variants) at most {fmt(max(x for x in cp if x is not None))}"
+                  f" x plain (target <= 1.15), median {fmt(med(cp))}")
+        tg.append("oracle mismatches / failed programs: " + (", ".join(fails) if fails else "none"))
+        A("Targets (measured, not asserted): " + "; ".join(tg) + ".")
+        A("")
+    A("## How it is measured")
+    A("")
+    A("Each Debian source package is built in five variants: plain `-O2`, `-O2 --coverage` "
+      "(gcov, `-fprofile-update=single` on the command line; whether the driver still made the "
+      "counters atomic is stated per program), pathcov record mode, and pathcov residual mode "
+      "compiled against two corpora. pathcov counters are non-atomic (the default) in record mode "
+      "and for residual mode's tested paths; residual paths are always counted atomically by the "
+      "runtime. Every variant runs the same workload, interleaved (A B C D E A B C D E ...); run "
+      "time is the median wall time, peak memory the largest maximum RSS of the workload's "
+      "processes (`/usr/bin/time`). Ratios are to plain `-O2` measured in the same run. Callgrind "
+      "Ir is the repeatable figure, measured once per variant on a smaller workload; wall times "
+      "on this machine vary 20-30% between runs. Compile time is the wall time of the build "
+      "commands of the workload program (one job; configure steps excluded); size is `size` "
+      "text + data of the workload binary.")
+    A("")
+    A("- Residual scenario (a): the corpus is the record build run on the workload itself (both "
+      "the timed and the callgrind workload), so no residual path may occur: the residual build "
+      "must write no report. Only the fast path is measured.")
+    A("- Residual scenario (b): the corpus comes from the package's own tests run on the record "
+      "build, the workload from elsewhere, so there is residual traffic. Oracle: executed = the "
+      "record build's profile on the same workload (collected with `pathcov collect` into a "
+      "separate corpus); the residual paths in the reports (summed over reports, keyed by "
+      "function identity, checksum and Ball-Larus id) must equal executed minus tested, with "
+      "the executed counts. Checked on every timing run (native, `setarch -R`). The callgrind "
+      "run is compared too, with executed recorded under `valgrind --tool=none`, but only "
+      "reported (\"callgrind-run residual set\" below): under valgrind a program need not "
+      "take exactly the same paths as in a separate valgrind run (lua's garbage collector did "
+      "not), so it is not part of the oracle.")
+    A("- Workloads run natively under `setarch -R` (no address-space randomization, in every "
+      "variant), each in its own directory with the same argv (`./PROGRAM`, a symbolic link) "
+      "and the same environment (`PATHCOV_PROFILE_DIR=profiles PATHCOV_REPORT_DIR=reports "
+      "PATHCOV_TEST=workload`), so programs that hash pointers or keep argv on the heap (lua) "
+      "take the same paths on every run; the record run "
+      "that gives the executed paths of the callgrind workload runs under `valgrind --tool=none`, "
+      "with the addresses the callgrind runs see.")
+    A("- Outputs: SHA-256 of every output file of the workload identical across all variants "
+      "(and, for compressors, the decompressed output equal to the input).")
+    A("")
+    A("## Machine")
+    A("")
+    A("| | |")
+    A("|---|---|")
+    for k, v in machine():
+        A(f"| {k} | {v} |")
+    A("")
+    A("Generated compressor inputs: deterministic text-like data (bench/common.py `make_input`), "
+      "sizes per program below.")
+    A("")
+    for r in results:
+        A(f"## {r['name']} {r.get('version', '')}")
+        A("")
+        pkg = PACKAGES[r["name"]]
+        A(f"Workload: {pkg.workload_text}" + (f" on {pkg.input_mib[0]} MiB (callgrind: "
+                                              f"{pkg.input_mib[1]} MiB)" if pkg.input_mib else
+                                              f"; parameter {getattr(pkg, 'SCALE', getattr(pkg, 'SIZE', ('?', '?')))[0]}"
+                                              f" (callgrind: {getattr(pkg, 'SCALE', getattr(pkg, 'SIZE', ('?', '?')))[1]})")
+          + ". Tests (corpus b): " + pkg.tests_text + ".")
+        A("")
+        if r.get("gcov_update"):
+            A(f"gcov counters: the driver passes `-fprofile-update={r['gcov_update']}` to the "
+              "compiler (" + ("non-atomic" if r["gcov_update"] == "single" else "**atomic**")
+              + ")" + (", although the build adds `-pthread`" if pkg.pthread and
+                       r["gcov_update"] == "single" else
+                       (" because the build adds `-pthread`" if pkg.pthread else "")) + ".")
+            A("")
+        if r.get("error"):
+            A(f"**Not measured: failed while {r.get('stage', '?')}.** {r['error']}")
+            A("")
+            if r.get("build_cmd"):
+                A("Failing command (directory `" + rel(r.get("build_cwd") or "", paths) + "`):")
+                A("")
+                A("```sh")
+                A(rel(r["build_cmd"], paths))
+                A("```")
+                A("")
+                A("Compiler output (last lines):")
+                A("")
+                A("```")
+                for line in r.get("build_output", "").splitlines()[-25:]:
+                    A(rel(line, paths)[:300])
+                A("```")
+                A("")
+        if not r["variants"].get("plain"):
+            continue
+        A(f"Oracle (a): **{r['oracle'].get('res_a', 'not run')}**. Oracle (b): "
+          f"**{r['oracle'].get('res_b', 'not run')}**. Outputs: {r.get('outputs', 'not compared')}.")
+        A("")
         b = r["variants"]["plain"]
         has_ir = "ir" in b
         hdr = "| variant | compile s | ratio | size B | ratio | run s (median) | ratio | peak RSS KiB | ratio |"
@@ -483,69 +643,93 @@ def write_doc(results, args, paths, errors, out):
         if has_ir:
             hdr += " Ir | ratio |"
             sep += "---:|---:|"
-        L.append(hdr)
-        L.append(sep)
-        bw, br = statistics.median(b["wall"]), max(b["rss"])
+        A(hdr)
+        A(sep)
+        bw = statistics.median(b["wall"]) if b["wall"] else None
+        br = max(b["rss"]) if b["rss"] else None
         for v in VARIANTS:
-            x = r["variants"][v]
-            w, rs = statistics.median(x["wall"]), max(x["rss"])
-            row = (f"| {VARIANT_TITLE[v]} | {x['compile']:.2f} | {ratio(x['compile'], b['compile'])} "
-                   f"| {x['size']} | {ratio(x['size'], b['size'])} | {w:.3f} | {ratio(w, bw)} "
-                   f"| {rs} | {ratio(rs, br)} |")
+            x = r["variants"].get(v)
+            if not x:
+                continue
+            w = statistics.median(x["wall"]) if x["wall"] else None
+            rs = max(x["rss"]) if x["rss"] else None
+            row = (f"| {VARIANT_TITLE[v]} | {x['compile']:.2f} | {fmt(ratio_v(x['compile'], b['compile']))} "
+                   f"| {x['size']} | {fmt(ratio_v(x['size'], b['size']))} | "
+                   f"{'-' if w is None else '%.3f' % w} | {fmt(ratio_v(w, bw) if w and bw else None)} "
+                   f"| {rs if rs else '-'} | {fmt(ratio_v(rs, br) if rs and br else None)} |")
             if has_ir:
-                row += f" {x['ir']} | {ratio(x['ir'], b['ir'])} |"
-            L.append(row)
-        L.append("")
-        L.append("Run times of every run, in order (s): " + "; ".join(
-            f"{VARIANT_TITLE[v]}: " + ", ".join("%.3f" % t for t in r["variants"][v]["wall"])
-            for v in VARIANTS) + ".")
-        L.append("")
-        s, c = r["stats"], r["corpus"]
-        L.append("| residual (a) | |")
-        L.append("|---|---|")
-        L.append(f"| units compiled (stats lines) | {s['units']} |")
-        L.append(f"| functions with a PPP table (`array`) | {s['table']} |")
-        L.append(f"| functions searched (`sorted`) | {s['searched']} |")
-        L.append(f"| functions untested (not in the corpus) | {s['untested']} |")
-        L.append(f"| functions stale | {s['stale']} |")
-        L.append(f"| PPP delta 1 / (1,2] / (2,4] / over 4 | {s['d1']} / {s['d2']} / {s['d4']} / {s['dmore']} |")
-        L.append(f"| skipped functions (not instrumented: record / residual) | "
-                 f"{r['skipped_record']} / {r['skipped_residual']} |")
-        L.append(f"| corpus: functions / run by the workload / tested paths | "
-                 f"{c['functions']} / {c['run']} / {c['paths']} |")
-        cutnames = ", ".join(f"`{n}`" for n in c["cut_names"][:10]) + \
-            (" ..." if len(c["cut_names"]) > 10 else "")
-        L.append(f"| cuts: functions with cuts / cuts | {c['cut_functions']} / {c['cuts']}"
-                 + (f" ({cutnames})" if cutnames else "") + " |")
-        L.append(f"| residual reports written (must be 0) | {r['variants']['residual']['reports']} |")
-        L.append("")
-    for e in errors:
-        L.append(f"**Not measured:** {e}")
-        L.append("")
-    L.append("## Commands")
-    L.append("")
-    L.append("Compiler flags per variant (the same for every package):")
-    L.append("")
-    if results:
+                row += f" {x.get('ir', '-')} | {fmt(ratio_v(x['ir'], b['ir']) if 'ir' in x else None)} |"
+            A(row)
+        A("")
+        if b["wall"]:
+            A("Run times of every run, in order (s): " + "; ".join(
+                f"{VARIANT_TITLE[v]}: " + ", ".join("%.3f" % t for t in r["variants"][v]["wall"])
+                for v in VARIANTS if v in r["variants"]) + ".")
+            A("")
+        if r.get("stats"):
+            A("| residual mode | (a) | (b) |")
+            A("|---|---|---|")
+            sa, sb = r["stats"].get("res_a", pstats.empty()), r["stats"].get("res_b", pstats.empty())
+            A(f"| units compiled (stats source) | {sa['units']} ({sa['source']}) | "
+              f"{sb['units']} ({sb['source']}) |")
+            for g, title in (("functions", "functions per table policy"),
+                             ("ppp_delta", "PPP delta of tabled functions"),
+                             ("path_ends", "path ends")):
+                if sa[g] or sb[g]:
+                    A(f"| {title} | {pstats.describe(g, sa[g])} | {pstats.describe(g, sb[g])} |")
+            va, vb = r["variants"].get("res_a", {}), r["variants"].get("res_b", {})
+            A(f"| skipped functions (not instrumented; record: {r['variants']['record']['skipped']}) "
+              f"| {va.get('skipped', '-')} | {vb.get('skipped', '-')} |")
+            ca, cb = r["corpus"]["a"], r["corpus"]["b"]
+            A(f"| corpus: functions / run / tested paths | {ca['functions']} / {ca['run']} / "
+              f"{ca['paths']} | {cb['functions']} / {cb['run']} / {cb['paths']} |")
+            cutnames = ", ".join(f"`{n}`" for n in ca["cut_names"][:8]) + \
+                (" ..." if len(ca["cut_names"]) > 8 else "")
+            A(f"| cuts (record build): functions with cuts / cuts | {ca['cut_functions']} / "
+              f"{ca['cuts']}" + (f" ({cutnames})" if cutnames else "") + " | |")
+            if ca["skipped"]:
+                A(f"| functions the plugin skipped (corpus) | "
+                  + ", ".join(f"`{n}`" for n in ca["skipped"][:8])
+                  + (" ..." if len(ca["skipped"]) > 8 else "") + " | |")
+            e = r.get("expected_b", {})
+            A(f"| expected residual (executed - tested, timed workload): paths / functions / runs "
+              f"| 0 / 0 / 0 | {e.get('paths', '-')} / {e.get('functions', '-')} / {e.get('runs', '-')} |")
+            cn = r.get("callgrind_notes", {})
+            if cn:
+                A(f"| callgrind-run residual set vs executed (informational) | "
+                  f"{cn.get('res_a', '-')} | {cn.get('res_b', '-')} |")
+            A(f"| reports written over all runs / oracle checks | {va.get('reports', '-')} / "
+              f"{r['oracle_runs'].get('res_a', 0)} | {vb.get('reports', '-')} / "
+              f"{r['oracle_runs'].get('res_b', 0)} |")
+            A("")
+    A("## Commands")
+    A("")
+    A("Compiler flags per variant (the same for every package; `g++` for C++; `WORK` is the "
+      "package's work directory):")
+    A("")
+    fl = next((r["flags"] for r in results if r.get("flags")), None)
+    if fl:
         for v in VARIANTS:
-            cf, ld = results[0]["flags"][v]
-            L.append(f"- {VARIANT_TITLE[v]}: `CFLAGS={rel(cf, paths)}`"
-                     + (f", linked with `{rel(ld, paths)}`" if ld else ""))
-        L.append("")
-    L.append("Every command the harness ran (paths relative to the repository; `$BENCH` is "
-             f"`{paths['bench'].replace(TOP + '/', '')}`):")
-    L.append("")
-    L.append("```sh")
-    L.append("make bench   # = make all && python3 bench/run_bench.py --build BUILD " + " ".join(ARGV))
+            cf, ld = fl[v]
+            cf = re.sub(r"/\S*/bench/[\w.+-]+/", "WORK/", cf)
+            A(f"- {VARIANT_TITLE[v]}: `{rel(cf, paths)}`" + (f", linked with `{rel(ld, paths)}`"
+                                                            if ld else ""))
+        A("")
+    A("Every command the harness ran (paths relative to the repository; `$BENCH` is "
+      f"`{paths['bench'].replace(TOP + '/', '')}`):")
+    A("")
+    A("```sh")
+    A("make bench   # = make all && python3 bench/run_bench.py --build BUILD " + " ".join(ARGV))
+    A("python3 bench/run_bench.py --build " + rel(paths["build"], paths) + " " + " ".join(ARGV))
     seen = set()
     for cwd, text in COMMANDS:
         line = (f"(cd {rel(cwd, paths)} && {rel(text, paths)})" if cwd else rel(text, paths))
         if line in seen:
             continue
         seen.add(line)
-        L.append(line)
-    L.append("```")
-    L.append("")
+        A(line)
+    A("```")
+    A("")
     os.makedirs(os.path.dirname(out), exist_ok=True)
     with open(out, "w") as f:
         f.write("\n".join(L))
@@ -556,28 +740,24 @@ def rel(text, paths):
     return text.replace(TOP + "/", "")
 
 
-WORKLOAD_TEXT = {
-    "zlib": "`minigzip -9 < input > out.gz; minigzip -d < out.gz > out` (built with "
-            "`./configure --static && make minigzip`)",
-    "bzip2": "`bzip2 -9 -c < input > out.bz2; bzip2 -d -c < out.bz2 > out` (the library and "
-             "`bzip2.c` compiled directly into one static program)",
-}
 ARGV = []
 
 
 def main():
+    global STATS_FILE_SUPPORTED
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="pathcov build tree (default: build)")
-    ap.add_argument("--packages", default="zlib,bzip2")
+    ap.add_argument("--packages", default=",".join(PACKAGES))
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--size-mib", type=int, default=32)
-    ap.add_argument("--callgrind-mib", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0,
+                    help="multiply every workload's size (for quick trials)")
     ap.add_argument("--no-callgrind", dest="callgrind", action="store_false")
     ap.add_argument("--output", default=os.path.join(TOP, "docs", "benchmarks.md"))
     args = ap.parse_args()
-    ARGV.extend(sys.argv[1:])
-    if ARGV[:1] == ["--build"]:
-        del ARGV[:2]
+    ARGV.extend(a for a in sys.argv[1:])
+    if "--build" in ARGV:
+        i = ARGV.index("--build")
+        del ARGV[i:i + 2]
     if args.callgrind and not shutil.which("valgrind"):
         log("valgrind not found: no callgrind figures")
         args.callgrind = False
@@ -587,21 +767,50 @@ def main():
             raise BenchError(f"{build}/{f} missing: run make first")
     bench = os.path.join(build, "bench")
     paths = {"build": build, "bench": bench, "src": os.path.join(bench, "src"),
-             "input": os.path.join(bench, f"input-{args.size_mib}MiB"),
-             "small_input": os.path.join(bench, f"input-{args.callgrind_mib}MiB")}
+             "plugin": os.path.join(build, "plugin", "pathcov.so"),
+             "rt": os.path.join(build, "runtime", "libpathcov-rt.a"),
+             "pathcov": os.path.join(build, "coverage", "pathcov"), "inputs": {}}
     os.makedirs(bench, exist_ok=True)
-    make_input(paths["input"], args.size_mib << 20)
-    make_input(paths["small_input"], args.callgrind_mib << 20)
-    paths["input_sha"] = sha256(paths["input"])
-    results, errors, failed = [], [], False
-    for name in args.packages.split(","):
+    paths["flags"] = variant_flags(paths, bench)
+    STATS_FILE_SUPPORTED = probe_stats_file(paths)
+    names = [n for n in args.packages.split(",") if n]
+    for n in names:
+        if n not in PACKAGES:
+            raise BenchError(f"unknown package {n}; known: {', '.join(PACKAGES)}")
+        pkg = PACKAGES[n]
+        if args.scale != 1.0:
+            for attr in ("SCALE", "SIZE"):
+                if hasattr(pkg, attr):
+                    setattr(pkg, attr, tuple(max(1, int(x * args.scale)) for x in getattr(pkg, attr)))
+            if pkg.input_mib:
+                pkg.input_mib = tuple(max(1, int(x * args.scale)) for x in pkg.input_mib)
+        if pkg.input_mib:
+            full = os.path.join(bench, f"input-{pkg.input_mib[0]}MiB")
+            small = os.path.join(bench, f"input-{pkg.input_mib[1]}MiB")
+            make_input(full, pkg.input_mib[0] << 20)
+            make_input(small, pkg.input_mib[1] << 20)
+            paths["inputs"][n] = {"full": full, "small": small, "full_sha": sha256(full),
+                                  "small_sha": sha256(small)}
+    results, failed = [], False
+    for name in names:
+        res = {"name": name, "variants": {}, "stats": {}, "oracle": {}, "oracle_runs": {},
+               "callgrind_notes": {}}
+        t0 = time.monotonic()
         try:
-            results.append(bench_package(PACKAGES[name], args, paths))
+            bench_package(PACKAGES[name], args, paths, res)
+        except BuildError as e:
+            log(f"ERROR: {e}")
+            res.update(error=str(e), build_cmd=e.cmd, build_cwd=e.cwd, build_output=e.output)
+            failed = True
         except BenchError as e:
             log(f"ERROR: {e}")
-            errors.append(f"{name}: {e}")
+            if not res["oracle"]:
+                res["error"] = str(e)
             failed = True
-    write_doc(results, args, paths, errors, args.output)
+        log(f"{name}: {time.monotonic() - t0:.0f} s")
+        results.append(res)
+        write_doc(results, args, paths, args.output)
+    write_doc(results, args, paths, args.output)
     log(f"wrote {args.output}")
     return 1 if failed else 0
 
