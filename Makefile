@@ -21,8 +21,9 @@ demo: all
 
 # Not part of `check`: downloads Debian source packages (adds a deb-src entry
 # when missing, as root) and takes about half an hour (7 packages, 5 variants,
-# 5 runs each); writes docs/benchmarks.md. re2 needs the unicode-data package.
+# 5 runs each); writes docs/benchmarks.md. Installs what it needs first.
 bench: all
+	./scripts/install-deps.sh --bench
 	python3 bench/run_bench.py --build $(BUILD)
 
 install: all

@@ -42,9 +42,8 @@ VARIANT_TITLE = {
     "res_b": "residual (b)",
 }
 RESIDUAL = ("res_a", "res_b")
-STATS_FILE_SUPPORTED = None
 NATIVE = ["setarch", "-R"]
-VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]  # probed once: does the plugin take stats=FILE?
+VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]
 
 
 # ---------------------------------------------------------------- sources
@@ -118,32 +117,6 @@ def fetch_source(pkg, srcroot):
 
 
 # ---------------------------------------------------------------- probes
-
-def probe_stats_file(paths):
-    """True if the plugin accepts -fplugin-arg-pathcov-stats=FILE (newer
-    plugins append JSON lines there); else the bare flag and the stderr line."""
-    d = os.path.join(paths["bench"], "probe")
-    shutil.rmtree(d, ignore_errors=True)
-    os.makedirs(d)
-    with open(os.path.join(d, "p.c"), "w") as f:
-        f.write("int f(int x) { return x > 0 ? x : -x; }\nint main(int c, char **v) "
-                "{ (void)v; return f(c) - 1; }\n")
-    flags = paths["flags"]
-    run(f"gcc {flags['record'][0]} -o p p.c {flags['record'][1]}", cwd=d, quiet=True, record=False)
-    env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(d, "prof"))
-    subprocess.run([os.path.join(d, "p")], cwd=d, env=env, check=True)
-    run([paths["pathcov"], "collect", "-o", "c.json", "prof"], cwd=d, quiet=True, record=False)
-    sf = os.path.join(d, "stats.jsonl")
-    out, _ = run(f"gcc -O2 -fplugin={paths['plugin']} -fplugin-arg-pathcov-mode=residual "
-                 f"-fplugin-arg-pathcov-corpus=c.json -fplugin-arg-pathcov-stats={sf} -c p.c",
-                 cwd=d, quiet=True, record=False, check=False)
-    ok = os.path.exists(sf) and os.path.getsize(sf) > 0
-    log("plugin stats: " + ("-fplugin-arg-pathcov-stats=FILE (JSON lines)" if ok
-                            else "bare -fplugin-arg-pathcov-stats (stderr line; stats=FILE not "
-                                 "supported: " + out.strip().splitlines()[-1][:200] + ")"
-                            if out.strip() else "bare -fplugin-arg-pathcov-stats"))
-    return ok
-
 
 def gcov_update(lang, pthread):
     """The -fprofile-update the driver passes to cc1 for our gcov flags."""
@@ -268,8 +241,7 @@ def variant_flags(paths, work):
         "record": (f"{base} -fplugin={plugin}", f"{rt} -lpthread"),
     }
     for v, c in (("res_a", "corpus-a.json"), ("res_b", "corpus-b.json")):
-        st = (f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
-              if STATS_FILE_SUPPORTED else "-fplugin-arg-pathcov-stats")
+        st = f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
         flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
                     f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}",
                     f"{rt} -lpthread")
@@ -339,7 +311,7 @@ def bench_package(pkg, args, paths, res):
     for v in RESIDUAL:
         build(v)
         res["stats"][v] = pstats.residual_stats(os.path.join(work, f"stats-{v}.jsonl"),
-                                                res["variants"][v]["log"])
+                                                bdirs[v])
 
     tested_b = oracle.corpus_paths(os.path.join(work, "corpus-b.json"))
     expected = {}
@@ -670,10 +642,9 @@ def write_doc(results, args, paths, out):
             A("| residual mode | (a) | (b) |")
             A("|---|---|---|")
             sa, sb = r["stats"].get("res_a", pstats.empty()), r["stats"].get("res_b", pstats.empty())
-            A(f"| units compiled (stats source) | {sa['units']} ({sa['source']}) | "
-              f"{sb['units']} ({sb['source']}) |")
+            A(f"| units compiled | {sa['units']} | {sb['units']} |")
             for g, title in (("functions", "functions per table policy"),
-                             ("ppp_delta", "PPP delta of tabled functions"),
+                             ("ppp_delta", "PPP delta (functions with tested paths)"),
                              ("path_ends", "path ends")):
                 if sa[g] or sb[g]:
                     A(f"| {title} | {pstats.describe(g, sa[g])} | {pstats.describe(g, sb[g])} |")
@@ -744,7 +715,6 @@ ARGV = []
 
 
 def main():
-    global STATS_FILE_SUPPORTED
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build", default="build", help="pathcov build tree (default: build)")
     ap.add_argument("--packages", default=",".join(PACKAGES))
@@ -772,7 +742,6 @@ def main():
              "pathcov": os.path.join(build, "coverage", "pathcov"), "inputs": {}}
     os.makedirs(bench, exist_ok=True)
     paths["flags"] = variant_flags(paths, bench)
-    STATS_FILE_SUPPORTED = probe_stats_file(paths)
     names = [n for n in args.packages.split(",") if n]
     for n in names:
         if n not in PACKAGES:

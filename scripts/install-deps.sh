@@ -1,10 +1,15 @@
 #!/bin/sh
 # Installs the Debian bookworm packages pathcov needs to build and test,
-# if any are missing. Installing needs root (or sudo).
+# if any are missing; with --bench, also what `make bench` needs (valgrind,
+# time, tclsh for sqlite's amalgamation, Unicode data for re2's tables).
+# Installing needs root (or sudo).
 set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
 libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov gcovr chromium"
+if [ "${1:-}" = "--bench" ]; then
+  packages="$packages valgrind time tcl unicode-data python3-six"
+fi
 
 missing=""
 for p in $packages; do
