@@ -36,6 +36,23 @@ bool isPathEnd(const Dag &dag, DagEdgeId e) {
   return dag.edges[e].dst == dag.exit;
 }
 
+// Marks each path end (DAG edge into EXIT) checked or not, as
+// `needsCheck(e)` says, and counts both kinds.
+template <typename NeedsCheck>
+void markEnds(const Dag &dag, ResidualPlan &plan, NeedsCheck needsCheck) {
+  plan.checkedEnd.assign(dag.edges.size(), false);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
+    if (!isPathEnd(dag, e))
+      continue;
+    plan.checkedEnd[e] = needsCheck(e);
+    ++(plan.checkedEnd[e] ? plan.checkedEnds : plan.uncheckedEnds);
+  }
+}
+
+void markEveryEnd(const Dag &dag, ResidualPlan &plan) {
+  markEnds(dag, plan, [](DagEdgeId) { return true; });
+}
+
 // Every path residual: the Ball-Larus register alone, no table, every path
 // end checked.
 ResidualPlan everyPathResidual(const NumberedDag &numbered,
@@ -44,13 +61,7 @@ ResidualPlan everyPathResidual(const NumberedDag &numbered,
   plan.policy = policy;
   plan.why = std::move(why);
   plan.chords = computeChordIncrements(numbered.dag, numbered.ballLarus, {});
-  const Dag &dag = numbered.dag;
-  plan.checkedEnd.assign(dag.edges.size(), false);
-  for (DagEdgeId e = 0; e < dag.edges.size(); ++e)
-    if (isPathEnd(dag, e)) {
-      plan.checkedEnd[e] = true;
-      ++plan.checkedEnds;
-    }
+  markEveryEnd(numbered.dag, plan);
   return plan;
 }
 
@@ -69,13 +80,9 @@ void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
   std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
   for (uint64_t id : plan.tested)
     ++testedEnding[regeneratePath(dag, numbered.ballLarus, id).back()];
-  plan.checkedEnd.assign(dag.edges.size(), false);
-  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
-    if (!isPathEnd(dag, e))
-      continue;
-    plan.checkedEnd[e] = testedEnding[e] < pathsInto[dag.edges[e].src];
-    ++(plan.checkedEnd[e] ? plan.checkedEnds : plan.uncheckedEnds);
-  }
+  markEnds(dag, plan, [&](DagEdgeId e) {
+    return testedEnding[e] < pathsInto[dag.edges[e].src];
+  });
 }
 
 // Bitmap: the ends whose paths' ids span at most 64 values. The paths
@@ -146,11 +153,15 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     // A PPP weight past 64 bits: no array; the others need no PPP ids.
     plan.ppp = PppNumbering();
   }
-  markCheckedEnds(numbered, plan);
+  // Counting tested paths needs code at every end: the counts live there.
+  if (limits.countTested)
+    markEveryEnd(numbered.dag, plan);
+  else
+    markCheckedEnds(numbered, plan);
   const bool array = plan.ppp.intervalSize != 0 &&
                      plan.ppp.intervalSize <= limits.tableEntries &&
                      plan.ppp.delta <= limits.delta;
-  if (plan.checkedEnds == 0 && !limits.countTested) {
+  if (plan.checkedEnds == 0) {
     plan.policy = ResidualPolicy::Complete;
   } else if (!limits.countTested && numPaths <= limits.bitmapPaths) {
     plan.policy = ResidualPolicy::Bitmap;

@@ -30,16 +30,21 @@ std::string hex(uint64_t v) {
 bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
                     uint64_t id, std::string &problem) {
   uint64_t ballLarus = 0, ppp = 0;
-  for (DagEdgeId e : regeneratePath(numbered.dag, numbered.ballLarus, id)) {
+  const std::vector<DagEdgeId> path =
+      regeneratePath(numbered.dag, numbered.ballLarus, id);
+  for (DagEdgeId e : path) {
     ballLarus += static_cast<uint64_t>(plan.chords.increment[e].ballLarus);
     ppp += static_cast<uint64_t>(plan.chords.increment[e].ppp);
   }
   if (ballLarus != id)
     problem = "the Ball-Larus register ends at " + std::to_string(ballLarus);
-  const DagEdgeId end =
-      regeneratePath(numbered.dag, numbered.ballLarus, id).back();
-  if (!plan.checkedEnd[end])
-    return true; // no code: only tested paths end there
+  if (!plan.checkedEnd[path.back()]) {
+    // No code: only tested paths end there, and nothing counts them.
+    if (plan.counted)
+      problem = "a path end of a counting table has no code";
+    return true;
+  }
+  const DagEdgeId end = path.back();
   switch (plan.policy) {
   case ResidualPolicy::Bitmap: {
     const ResidualPlan::NarrowEnd &narrow = plan.narrowEnd[end];
@@ -144,10 +149,16 @@ TEST(Residual, PathEndsOnlyTestedPathsReachAreNotChecked) {
       planResidual(numbered, cfg.checksum(), checksum, {1, 0}, {});
   EXPECT_EQ(both.policy, ResidualPolicy::Complete);
   EXPECT_EQ(both.checkedEnds, 0u);
-  // Counting tested paths needs code at every end, complete or not.
-  const ResidualPlan counted =
-      planResidual(numbered, cfg.checksum(), checksum, {1, 0}, {4096, 16, 0, true});
-  EXPECT_EQ(counted.policy, ResidualPolicy::Array);
+  // Counting tested paths needs code at every end, complete or not: the
+  // counts live there.
+  for (const std::vector<uint64_t> &tested : {std::vector<uint64_t>{0},
+                                               std::vector<uint64_t>{1, 0}}) {
+    const ResidualPlan counted = planResidual(numbered, cfg.checksum(), checksum,
+                                              tested, {4096, 16, 0, true});
+    EXPECT_EQ(counted.policy, ResidualPolicy::Array);
+    EXPECT_EQ(counted.checkedEnds, 2u);
+    EXPECT_EQ(counted.uncheckedEnds, 0u);
+  }
 }
 
 TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {

@@ -670,11 +670,43 @@ class Oracle:
                 self.fail(f"residual paths first seen by {first_seen_by} "
                           "threads, expected several")
             self.notes.append(f"first seen by {first_seen_by} threads")
+        self.compare_tested_counts(role, executed, tested, found)
         n = sum(len(v) for v in expected.values())
         runs = sum(sum(v.values()) for v in expected.values())
         self.notes.append(f"{role}: {n} residual paths in "
                           f"{len(expected)} functions, {runs} runs")
         return n
+
+    def compare_tested_counts(self, role, executed, tested, found):
+        """Reports list how often each tested path ran (tested_paths) in a
+        build with count-tested=1, and only then. The sums over reports are
+        the executed counts of the tested paths when every field run wrote
+        a report (a run with no residual path writes none)."""
+        reported = {}
+        for _, report in found:
+            for p in report["tested_paths"]:
+                counts = reported.setdefault((p["identity"], p["checksum"]), {})
+                counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
+        if "count-tested=1" not in self.args.residual_args.split():
+            if reported:
+                self.fail(f"{role}: tested_paths listed without count-tested=1: "
+                          f"{brief(reported)}")
+            return
+        if role != "all" or len(found) != len(self.args.field_args):
+            self.notes.append(f"{role}: tested_paths not compared (not every "
+                              "field run wrote a report)")
+            return
+        expected = {}
+        for key, counts in executed.items():
+            ran = {i: n for i, n in counts.items() if i in tested.get(key, {})}
+            if ran:
+                expected[key] = ran
+        if reported != expected:
+            self.fail(f"{role}: tested_paths {brief(reported)}, the field "
+                      f"record run ran the tested paths {brief(expected)}")
+        else:
+            self.notes.append(f"tested_paths: {sum(map(len, expected.values()))} "
+                              "tested paths with their executed counts")
 
     def check_calls(self, corpus):
         """--expect-calls NAME=N: the field record run called NAME N times,
