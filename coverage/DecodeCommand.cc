@@ -302,10 +302,7 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module) {
       throw InputError(where + ": function " + p.identity + " of " +
                        module.module.path + " was not built in residual "
                        "mode (its metadata has no tested_ids)");
-    if (p.id >= f.numPaths)
-      throw InputError(where + ".id: " + std::to_string(p.id) +
-                       " is not a path of " + f.name + " (" +
-                       std::to_string(f.numPaths) + " paths)");
+    f.requirePath(p.id, where + ".id");
     if (std::binary_search(r->testedIds.begin(), r->testedIds.end(), p.id))
       throw InputError(where + ".id: path " + std::to_string(p.id) + " of " +
                        f.name + " is a tested path in the metadata of " +

@@ -212,12 +212,7 @@ FieldPaths readFieldPaths(const nlohmann::json &doc, const Corpus &corpus) {
         throw InputError(here + ": expected a path id or an object with an "
                                 "\"id\"");
       const uint64_t value = id->get<uint64_t>();
-      if (value >= f->second.metadata.numPaths)
-        throw InputError(here + (id == &e ? "" : ".id") + ": " +
-                         std::to_string(value) +
-                         " is not a path of " + key.first + " (" +
-                         std::to_string(f->second.metadata.numPaths) +
-                         " paths)");
+      f->second.metadata.requirePath(value, here + (id == &e ? "" : ".id"));
       ids.insert(value);
     }
   }

@@ -87,7 +87,7 @@ public:
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
       // the runtime reports: branch-free and never out of bounds.
-      increment(element(clamp(id), 0, 1), one());
+      increment(element(clamp(id)), one());
       return;
     case PathEnd::CountHashed:
       return callRuntime(recordPathDecl(), id);
@@ -169,13 +169,13 @@ private:
   // (insertCheckBranches).
   void checkTable(tree index, tree id) {
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    add(gimple_build_assign(slot, element(index, 0, 1)));
+    add(gimple_build_assign(slot, element(index)));
     tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
     add(gimple_build_assign(tested, EQ_EXPR, slot, id));
     // abi.h: the ids, then their counts; a count is its id's address plus
     // a constant, which the address arithmetic folds in.
     pending(tested, id,
-            tables_.counted ? element(index, tables_.bound + 1, 1) : NULL_TREE);
+            tables_.counted ? element(index, tables_.bound + 1) : NULL_TREE);
   }
 
   // Bit id % 64 of word id / 64. The bitmap is a constant: where the id is
@@ -193,7 +193,7 @@ private:
       add(gimple_build_assign(wordIndex, RSHIFT_EXPR, id,
                               build_int_cst(unsigned_type_node, 6)));
       word = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");
-      add(gimple_build_assign(word, element(wordIndex, 0, 1)));
+      add(gimple_build_assign(word, element(wordIndex)));
     }
     tree low = make_temp_ssa_name(pathType(), nullptr, "pathcov_bit");
     add(gimple_build_assign(low, BIT_AND_EXPR, index, constant(63)));
@@ -213,17 +213,12 @@ private:
     checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count});
   }
 
-  // counters[index * stride + offset]
-  tree element(tree index, uint64_t offset, uint64_t stride) {
+  // counters[index + offset]
+  tree element(tree index, uint64_t offset = 0) {
     tree at = index;
-    if (stride != 1 || offset != 0) {
+    if (offset != 0) {
       at = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-      add(gimple_build_assign(at, MULT_EXPR, index, constant(stride)));
-      if (offset != 0) {
-        tree plus = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-        add(gimple_build_assign(plus, PLUS_EXPR, at, constant(offset)));
-        at = plus;
-      }
+      add(gimple_build_assign(at, PLUS_EXPR, index, constant(offset)));
     }
     return build4(ARRAY_REF, counterType(), tables_.counters, at, NULL_TREE,
                   NULL_TREE);

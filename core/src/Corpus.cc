@@ -300,10 +300,7 @@ Corpus readCorpus(const nlohmann::json &doc) {
       for (size_t k = 0; k < paths.size(); ++k) {
         const JsonPath p = at.at("paths").index(k);
         const uint64_t id = p.field<uint64_t>(paths[k], "id");
-        if (id >= f.metadata.numPaths)
-          throw InputError(p.name("id") + ": " + std::to_string(id) +
-                           " is not a path of " + f.metadata.identity + " (" +
-                           std::to_string(f.metadata.numPaths) + " paths)");
+        f.metadata.requirePath(id, p.name("id"));
         const TestedPath tested{p.field<uint64_t>(paths[k], "count"),
                                 p.field<std::set<std::string>>(paths[k], "tests")};
         if (tested.count == 0)
@@ -317,10 +314,7 @@ Corpus readCorpus(const nlohmann::json &doc) {
       for (size_t k = 0; k < field.size(); ++k) {
         const JsonPath p = at.at("field_paths").index(k);
         const uint64_t id = p.field<uint64_t>(field[k], "id");
-        if (id >= f.metadata.numPaths)
-          throw InputError(p.name("id") + ": " + std::to_string(id) +
-                           " is not a path of " + f.metadata.identity + " (" +
-                           std::to_string(f.metadata.numPaths) + " paths)");
+        f.metadata.requirePath(id, p.name("id"));
         const auto seen = p.field<std::vector<nlohmann::json>>(field[k], "seen");
         if (seen.empty())
           throw InputError(p.name("seen") + ": a field path was seen at least once");

@@ -86,6 +86,12 @@ Cfg parseCfg(const nlohmann::json &record, size_t numBlocks) {
 
 } // namespace
 
+void FunctionMetadata::requirePath(uint64_t id, const std::string &where) const {
+  if (id >= numPaths)
+    throw InputError(where + ": " + std::to_string(id) + " is not a path of " +
+                     identity + " (" + std::to_string(numPaths) + " paths)");
+}
+
 NumberedDag FunctionMetadata::number() const {
   return numberBallLarus(*cfg, pathLimit, forcedCuts);
 }

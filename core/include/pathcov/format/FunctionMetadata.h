@@ -41,6 +41,10 @@ struct FunctionMetadata {
 
   // The DAG and Ball-Larus numbering the instrumentation used, rebuilt.
   NumberedDag number() const;
+
+  // Throws InputError "WHERE: ID is not a path of IDENTITY (N paths)"
+  // unless `id` is one of this function's path ids.
+  void requirePath(uint64_t id, const std::string &where) const;
 };
 
 // Parses and checks a record: the CFG must have the recorded checksum and
