@@ -15,18 +15,17 @@ and 1 seen in the field), writes the HTML report, then checks:
   - a --screenshot of the file page, kept in the work directory.
 Exits 0 on success; prints what differs otherwise.
 """
-import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from html.parser import HTMLParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from run_report import must  # noqa: E402
+from run_report import (must, parse_arguments, record_classify,  # noqa: E402
+                        with_field_paths)
 
 CHROMIUM = "/usr/bin/chromium"
 FAILURES = []
@@ -97,45 +96,15 @@ def chromium(args, work, url, *flags):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--compiler", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--runtime", required=True)
-    ap.add_argument("--pathcov", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("source")
-    args = ap.parse_args()
+    args = parse_arguments(__doc__)
     if not os.access(CHROMIUM, os.X_OK):
         sys.exit(f"FAIL: {CHROMIUM} is missing: this test needs Debian's "
                  "chromium (scripts/install-deps.sh installs it)")
     work = os.path.abspath(args.workdir)
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    program = os.path.join(work, "classify")
-    source = os.path.abspath(args.source)
-    must([args.compiler, "-O2", "-g", f"-fplugin={args.plugin}", source,
-          "-o", program, args.runtime, "-lpthread"], "build")
-    env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(work, "profiles"),
-               PATHCOV_TEST="classify")
-    must([program, "-1", "20", "5", "5"], "run", env=env)
-    corpus = os.path.join(work, "corpus.json")
-    must([args.pathcov, "collect", "-o", corpus, env["PATHCOV_PROFILE_DIR"]],
-         "pathcov collect")
-
-    # Field paths, as pathcov merge writes them (run_report.py does the same).
-    data = json.load(open(corpus, encoding="utf-8"))
-    rid = "-:42:1000:2000"
-    data["reports"] = [{"id": rid, "module": "classify", "build_id": None,
-                        "pid": 42, "started_ns": 1000, "written_ns": 2000,
-                        "reason": "exit", "dropped_paths": 0}]
-    for f in data["functions"]:
-        if f.get("name") == "classify":
-            f["field_paths"] = [
-                {"id": i, "count": n, "seen": [
-                    {"report": rid, "count": n, "first_seen_ns": 1500}]}
-                for i, n in ((0, 7), (1, 2))]
-    field_corpus = os.path.join(work, "field-corpus.json")
-    json.dump(data, open(field_corpus, "w", encoding="utf-8"))
+    source, corpus, _ = record_classify(args, work)
+    # Field paths: classify's paths 0 and 1 seen in the field.
+    field_corpus = with_field_paths(corpus, {0: 7, 1: 2},
+                                    os.path.join(work, "field-corpus.json"))
 
     out = os.path.join(work, "html")
     must([args.pathcov, "report", "--format", "html", field_corpus, "-o", out],

@@ -26,19 +26,15 @@ import subprocess
 import sys
 import xml.etree.ElementTree as ET
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from testlib import must  # noqa: E402
+
 FAILURES = []
 
 
 def check(condition, what):
     if not condition:
         FAILURES.append(what)
-
-
-def must(cmd, what, **kwargs):
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {' '.join(cmd)}\n{result.stdout}{result.stderr}")
-    return result
 
 
 def report(args, fmt, corpus, *extra):
@@ -198,19 +194,8 @@ def check_sarif(args, work, corpus):
     # Residual paths: field_paths on classify (paths 0 and 1 seen in the
     # field, as pathcov merge writes them; 1 is tested, so only 0 is
     # residual).
-    data = json.load(open(corpus, encoding="utf-8"))
-    rid = "-:42:1000:2000"
-    data["reports"] = [{"id": rid, "module": "classify", "build_id": None,
-                        "pid": 42, "started_ns": 1000, "written_ns": 2000,
-                        "reason": "exit", "dropped_paths": 0}]
-    def sighting(id, count):
-        return {"id": id, "count": count, "seen": [
-            {"report": rid, "count": count, "first_seen_ns": 1500}]}
-    for f in data["functions"]:
-        if f.get("name") == "classify":
-            f["field_paths"] = [sighting(0, 7), sighting(1, 2)]
-    residual_corpus = os.path.join(work, "residual-corpus.json")
-    json.dump(data, open(residual_corpus, "w", encoding="utf-8"))
+    residual_corpus = with_field_paths(corpus, {0: 7, 1: 2},
+                                       os.path.join(work, "residual-corpus.json"))
     doc = json.loads(report(args, "sarif", residual_corpus))
     results = check_sarif_structure(doc, "sarif residual")
     check(len(results) == 1, f"sarif residual: {len(results)} results")
@@ -222,11 +207,7 @@ def check_sarif(args, work, corpus):
         check(r["partialFingerprints"] == classify[0]["partialFingerprints"]
               if classify else False, "sarif residual: fingerprint differs")
 
-    for f in data["functions"]:
-        if f.get("name") == "classify":
-            f["field_paths"] = [sighting(4, 1)]
-    bad = os.path.join(work, "bad-field-paths.json")
-    json.dump(data, open(bad, "w", encoding="utf-8"))
+    bad = with_field_paths(corpus, {4: 1}, os.path.join(work, "bad-field-paths.json"))
     result = subprocess.run([args.pathcov, "report", "--format", "sarif", bad],
                             capture_output=True, text=True)
     check(result.returncode == 3 and result.stdout == "" and
@@ -248,16 +229,9 @@ def check_json(args, corpus, source):
           functions["never"]["tested_paths"] == 0, "json: never")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--compiler", required=True)
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--runtime", required=True)
-    ap.add_argument("--pathcov", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("source")
-    args = ap.parse_args()
-    work = args.workdir
+def record_classify(args, work):
+    """Builds classify.c with the plugin in a fresh `work`, runs it on
+    -1 20 5 5 and collects the corpus: (source, corpus, the run)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     program = os.path.join(work, "classify")
@@ -267,10 +241,47 @@ def main():
     env = dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(work, "profiles"),
                PATHCOV_TEST="classify")
     run = must([program, "-1", "20", "5", "5"], "run", env=env)
-    check(run.stdout == "99\n", f"program printed {run.stdout!r}")
     corpus = os.path.join(work, "corpus.json")
     must([args.pathcov, "collect", "-o", corpus, env["PATHCOV_PROFILE_DIR"]],
          "pathcov collect")
+    return source, corpus, run
+
+
+def with_field_paths(corpus, paths, output):
+    """`corpus` with field_paths on classify ({id: count}, seen in one field
+    report), as pathcov merge writes them, saved as `output`."""
+    data = json.load(open(corpus, encoding="utf-8"))
+    rid = "-:42:1000:2000"
+    data["reports"] = [{"id": rid, "module": "classify", "build_id": None,
+                        "pid": 42, "started_ns": 1000, "written_ns": 2000,
+                        "reason": "exit", "dropped_paths": 0}]
+    for f in data["functions"]:
+        if f.get("name") == "classify":
+            f["field_paths"] = [
+                {"id": i, "count": n, "seen": [
+                    {"report": rid, "count": n, "first_seen_ns": 1500}]}
+                for i, n in paths.items()]
+    json.dump(data, open(output, "w", encoding="utf-8"))
+    return output
+
+
+def parse_arguments(description):
+    """The arguments both report tests take (testsuite/report/CMakeLists.txt)."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--compiler", required=True)
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--runtime", required=True)
+    ap.add_argument("--pathcov", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("source")
+    return ap.parse_args()
+
+
+def main():
+    args = parse_arguments(__doc__)
+    work = args.workdir
+    source, corpus, run = record_classify(args, work)
+    check(run.stdout == "99\n", f"program printed {run.stdout!r}")
 
     check_lcov(args, work, corpus, source)
     check_cobertura(args, corpus, source)
