@@ -197,4 +197,7 @@ struct residual_table {
 
 extern struct residual_table residual_table;
 
+/* CLOCK_REALTIME in ns, async-signal-safe (residual_table.c). */
+uint64_t pathcov_realtime_ns(void);
+
 #endif

@@ -49,12 +49,6 @@ static struct {
   int crash_writer;    /* tid of the thread writing a crash report, or 0 */
 } rep = {.once = PTHREAD_ONCE_INIT};
 
-static uint64_t now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_REALTIME, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
 /* A table with a count beside each tested id (abi.h). */
 static int has_counts(const struct pathcov_function *fn) {
   return is_residual(fn) && fn->counters && (fn->flags & PATHCOV_FN_COUNTED);
@@ -87,7 +81,7 @@ static void reset_in_child(void) {
       for (uint64_t k = 0; k <= (*p)->table_size; ++k)
         (*p)->counters[(*p)->table_size + 1 + k] = 0;
   }
-  rep.started_ns = now_ns();
+  rep.started_ns = pathcov_realtime_ns();
   rep.sequence = 0;
   rep.crash_writer = 0;
 }
@@ -120,7 +114,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_str(o, ",\n \"started_ns\": ");
   pathcov_out_u64(o, rep.started_ns);
   pathcov_out_str(o, ", \"written_ns\": ");
-  pathcov_out_u64(o, now_ns());
+  pathcov_out_u64(o, pathcov_realtime_ns());
   pathcov_out_str(o, ",\n \"reason\": ");
   pathcov_out_string(o, reason);
   if (signal) {
@@ -339,7 +333,7 @@ static const char *report_dir(void) {
 
 static void init_reports(void) {
   rep.module = pathcov_this_module();
-  rep.started_ns = now_ns();
+  rep.started_ns = pathcov_realtime_ns();
   FOR_EACH_DESCRIPTOR(p) {
     if (is_residual(*p))
       ++rep.residual_descriptors;

@@ -39,6 +39,12 @@
 
 #include "internal.h"
 
+/* The time as a report states it: CLOCK_REALTIME, in ns. residual.c uses
+ * it too, so that first sightings and the report's own times agree. */
+static uint64_t ns_of(const struct timespec *t) {
+  return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec;
+}
+
 #if defined(__x86_64__)
 /* syscall(2) without libc: the kernel changes rax, rcx and r11 only. */
 static long raw_syscall2(long number, long a, long b) {
@@ -50,20 +56,20 @@ static long raw_syscall2(long number, long a, long b) {
   return result;
 }
 
-static uint64_t realtime_ns(void) {
+uint64_t pathcov_realtime_ns(void) {
   struct timespec t = {0, 0};
   raw_syscall2(SYS_clock_gettime, CLOCK_REALTIME, (long)&t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+  return ns_of(&t);
 }
 
 static uint32_t thread_id(void) {
   return (uint32_t)raw_syscall2(SYS_gettid, 0, 0);
 }
 #else
-static uint64_t realtime_ns(void) {
+uint64_t pathcov_realtime_ns(void) {
   struct timespec t;
   clock_gettime(CLOCK_REALTIME, &t);
-  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+  return ns_of(&t);
 }
 
 static uint32_t thread_id(void) { return (uint32_t)gettid(); }
@@ -92,7 +98,7 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   e->fn = fn;
   e->id = id;
   __atomic_store_n(&e->count, 1, __ATOMIC_RELAXED);
-  e->first_seen_ns = realtime_ns();
+  e->first_seen_ns = pathcov_realtime_ns();
   e->thread = thread_id();
   return (uint32_t)n + 1;
 }
