@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <optional>
 #include <unistd.h>
 
@@ -54,12 +53,21 @@ std::string residualRecord(const FunctionMetadata &function,
 
 namespace {
 
+// False, with errno set, if `file` cannot be read whole (a directory
+// included); never throws.
 bool readWholeFile(const std::string &file, std::string &bytes) {
-  std::ifstream in(file, std::ios::binary);
+  FILE *in = std::fopen(file.c_str(), "rb");
   if (!in)
     return false;
-  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+  bytes.clear();
+  char chunk[65536];
+  size_t got;
+  while ((got = std::fread(chunk, 1, sizeof chunk, in)) > 0)
+    bytes.append(chunk, got);
+  const int error = std::ferror(in) ? errno : 0;
+  std::fclose(in);
+  errno = error;
+  return error == 0;
 }
 
 // Best effort: a cache that cannot be written is simply not there next

@@ -44,7 +44,9 @@ def main():
              "'array-threshold=many': expected a number"),
             (["mode=residual"], "pathcov: mode=residual needs corpus=FILE"),
             (["mode=residual", "corpus=/nonexistent/corpus.json"],
-             "pathcov: corpus /nonexistent/corpus.json: cannot open")]:
+             "pathcov: corpus /nonexistent/corpus.json: cannot open"),
+            (["mode=residual", f"corpus={HERE}"],
+             f"pathcov: corpus {HERE}: cannot open: Is a directory")]:
         r = compile_with(plugin, args, program)
         check(f"{args}: fails", r.returncode != 0)
         check(f"{args}: says why", message in r.stderr, r.stderr)
@@ -132,6 +134,28 @@ def main():
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],
                      program)
     check("stats: on stderr", "residual mode: {" in r.stderr, r.stderr)
+    r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
+                              "stats=/nonexistent/stats.jsonl"], program)
+    check("stats=FILE unwritable: warns, still builds",
+          r.returncode == 0 and "pathcov: cannot append statistics to "
+          "/nonexistent/stats.jsonl" in r.stderr, r.stderr)
+
+    # A cache that cannot be written (a directory has its name) is not
+    # needed: the build reads the JSON and leaves no temporary file.
+    blocked = os.path.join(work, "blocked")
+    os.makedirs(os.path.join(blocked, "corpus.json.pathcov-cache"))
+    shutil.copy(corpus, os.path.join(blocked, "corpus.json"))
+    blocked_stats = os.path.join(work, "blocked-stats.jsonl")
+    r = compile_with(plugin, ["mode=residual",
+                              f"corpus={os.path.join(blocked, 'corpus.json')}",
+                              f"stats={blocked_stats}"], program)
+    check("cache unwritable: builds", r.returncode == 0, r.stderr)
+    check("cache unwritable: the same plan",
+          [json.loads(line) for line in open(blocked_stats)] == [want], "")
+    check("cache unwritable: no temporary file left",
+          sorted(os.listdir(blocked)) == ["corpus.json",
+                                          "corpus.json.pathcov-cache"],
+          str(os.listdir(blocked)))
 
     if failures:
         sys.exit("FAIL:\n  " + "\n  ".join(failures))
