@@ -43,7 +43,8 @@ struct ResidualStats {
     for (int p = 0; p < kResidualPolicies; ++p)
       policies[residualPolicyName(static_cast<ResidualPolicy>(p))] = byPolicy[p];
     const nlohmann::json line = {
-        {"unit", main_input_filename},
+        // As in the metadata: a file name that is not UTF-8 stays readable.
+        {"unit", wellFormedUtf8(main_input_filename)},
         {"functions", policies},
         {"ppp_delta", {{"1", byDelta[0]}, {"(1,2]", byDelta[1]},
                        {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
@@ -57,8 +58,10 @@ struct ResidualStats {
     // file do not interleave within it.
     const std::string text = line.dump() + "\n";
     FILE *out = fopen(file.c_str(), "a");
-    if (!out || fwrite(text.data(), 1, text.size(), out) != text.size() ||
-        fclose(out) != 0)
+    bool written = out && fwrite(text.data(), 1, text.size(), out) == text.size();
+    if (out && fclose(out) != 0)
+      written = false;
+    if (!written)
       warning(0, "pathcov: cannot append statistics to %s", file.c_str());
   }
 };

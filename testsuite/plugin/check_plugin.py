@@ -140,6 +140,23 @@ def main():
           r.returncode == 0 and "pathcov: cannot append statistics to "
           "/nonexistent/stats.jsonl" in r.stderr, r.stderr)
 
+    # A unit whose file name is not UTF-8: named as the metadata names it
+    # (U+00FF for the byte 0xff), never an internal compiler error.
+    odd = os.path.join(os.fsencode(work), b"odd\xffname.c")
+    shutil.copy(os.path.join(HERE, "two_diamonds.c"), odd)
+    odd_stats = os.path.join(work, "odd-stats.jsonl")
+    r = subprocess.run(["gcc", "-O2", f"-fplugin={plugin}",
+                        "-fplugin-arg-pathcov-mode=residual",
+                        f"-fplugin-arg-pathcov-corpus={corpus}",
+                        f"-fplugin-arg-pathcov-stats={odd_stats}", "-c", odd,
+                        "-o", os.path.join(work, "odd.o")],
+                       capture_output=True, text=True, errors="replace")
+    check("non-UTF-8 unit: compiles", r.returncode == 0, r.stderr)
+    units = [json.loads(line)["unit"] for line in open(odd_stats)] \
+        if os.path.exists(odd_stats) else []
+    check("non-UTF-8 unit: named with U+00FF",
+          len(units) == 1 and units[0].endswith("odd\u00ffname.c"), str(units))
+
     # A cache that cannot be written (a directory has its name) is not
     # needed: the build reads the JSON and leaves no temporary file.
     blocked = os.path.join(work, "blocked")
