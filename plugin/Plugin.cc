@@ -79,18 +79,36 @@ const pass_data kPassData = {
     0,
 };
 
+// Whether `decl` is the user's code, as GCC's own coverage decides
+// (tree-profile.cc), and more: this pass also sees the functions GCC makes
+// after gcov's pass has run.
+//  - Not a function whose body is only here for inlining (extern inline,
+//    extern template members such as std::string's): its out-of-line copy
+//    lives, uninstrumented, in another library, so its paths would count
+//    only where the optimizers happen to inline it, which differs between
+//    record and release builds.
+//  - Not a builtin's body, nor one marked no_profile_instrument_function.
+//  - Not a constructor or destructor GCC itself adds to the unit
+//    (AddressSanitizer's, gcov's: `_sub_I_00099_1`): they exist only in
+//    some builds, so a release build would report them as untested. User
+//    constructors (__attribute__((constructor))) are not artificial, and
+//    C++'s static initialisers keep their code in
+//    __static_initialization_and_destruction_0, which is not a constructor.
+static bool isUserCode(tree decl) {
+  if (DECL_EXTERNAL(decl) || DECL_SOURCE_LOCATION(decl) == BUILTINS_LOCATION ||
+      lookup_attribute("no_profile_instrument_function", DECL_ATTRIBUTES(decl)))
+    return false;
+  return !(DECL_ARTIFICIAL(decl) &&
+           (DECL_STATIC_CONSTRUCTOR(decl) || DECL_STATIC_DESTRUCTOR(decl)));
+}
+
 class PathProfilingPass : public gimple_opt_pass {
 public:
   explicit PathProfilingPass(gcc::context *ctx)
       : gimple_opt_pass(kPassData, ctx) {}
 
-  // As GCC's own coverage (tree-profile.cc), never a function whose body
-  // is only here for inlining (extern inline, extern template members such
-  // as std::string's): its out-of-line copy lives, uninstrumented, in
-  // another library, so its paths would count only where the optimizers
-  // happen to inline it, which differs between record and release builds.
   bool gate(function *fun) override {
-    return fun->cfg && !seen_error() && !DECL_EXTERNAL(fun->decl) &&
+    return fun->cfg && !seen_error() && isUserCode(fun->decl) &&
            gOptions.wantsFile(DECL_SOURCE_FILE(fun->decl)
                                   ? DECL_SOURCE_FILE(fun->decl)
                                   : "");

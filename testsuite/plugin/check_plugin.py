@@ -4,7 +4,8 @@ the compilation with one clear error; a function it cannot number is
 compiled uninstrumented with a warning (off with warn-skipped=0) and
 listed in the corpus with the reason; help prints the arguments; residual
 mode's stats=FILE appends one JSON line per compilation; a function only
-there for inlining (extern inline) is left alone.
+there for inlining (extern inline) and the constructors GCC adds itself
+(-fsanitize=address, --coverage) are left alone.
 
 usage: check_plugin.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -17,9 +18,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 failures = []
 
 
-def compile_with(plugin, args, output):
+def compile_with(plugin, args, output, extra=()):
     return subprocess.run(
-        ["gcc", "-O2", f"-fplugin={plugin}",
+        ["gcc", "-O2", *extra, f"-fplugin={plugin}",
          *[f"-fplugin-arg-pathcov-{a}" for a in args],
          os.path.join(HERE, "two_diamonds.c"), "-o", output, *LINK],
         capture_output=True, text=True)
@@ -97,6 +98,23 @@ def main():
                    check=True)
     names = sorted(f["name"] for f in json.load(open(inline_corpus))["functions"])
     check("gnu_inline: only main is numbered", names == ["main"], str(names))
+
+    # Constructors GCC adds to the unit (AddressSanitizer's, gcov's) are
+    # not the user's code: only two_diamonds and main are numbered.
+    sanitized = os.path.join(work, "sanitized")
+    r = compile_with(plugin, [], sanitized,
+                     extra=["-fsanitize=address", "--coverage"])
+    check("-fsanitize=address --coverage: compiles", r.returncode == 0, r.stderr)
+    sanitized_profiles = os.path.join(work, "profiles-sanitized")
+    subprocess.run([sanitized], capture_output=True, check=True, cwd=work,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": sanitized_profiles})
+    sanitized_corpus = os.path.join(work, "sanitized.json")
+    subprocess.run([pathcov, "collect", "-o", sanitized_corpus,
+                    sanitized_profiles], check=True)
+    names = sorted(f["name"] for f in
+                   json.load(open(sanitized_corpus))["functions"])
+    check("compiler-made constructors are not numbered",
+          names == ["main", "two_diamonds"], str(names))
 
     # Residual statistics: two_diamonds ran 2 of its 4 paths (a bitmap, its
     # one path end checked), main its only path (complete: its path end is
