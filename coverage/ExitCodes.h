@@ -12,6 +12,16 @@ enum ExitCode : int {
                            // for "a coverage gate failed", as in gcovr
 };
 
+// A failed gate (pathcov gate): kExitGateFailed plus one bit per failed
+// criterion, both baseline criteria sharing one so that every sum stays
+// below 128 (shells, make and CI read 128 + N as "killed by signal N").
+// Every sum is odd, so none is 2, 3, 4 or 70.
+constexpr int kExitGateFailed = 1;
+constexpr int kGateBitOverall = 8;
+constexpr int kGateBitFunction = 16;
+constexpr int kGateBitUntestedFunctions = 32;
+constexpr int kGateBitBaseline = 64; // --no-new-untested, --no-new-residual
+
 // For the --help footers: the statuses are part of the interface.
 inline constexpr const char *kExitCodeHelp =
     "Exit codes: 0 success, 2 usage error, 3 bad input data, 4 cannot write "

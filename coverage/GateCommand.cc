@@ -24,15 +24,6 @@ namespace pathcov {
 
 namespace {
 
-// A gate failed: bit 0, plus one bit per failed criterion. None of these
-// sums is 2, 3, 4 or 70 (usage, bad input, output, internal error).
-constexpr int kGateFailed = 1;
-constexpr int kBitOverall = 8;
-constexpr int kBitFunction = 16;
-constexpr int kBitUntestedFunctions = 32;
-constexpr int kBitNewUntested = 64;
-constexpr int kBitNewResidual = 128;
-
 // At most this many path ids per function in the listings.
 constexpr size_t kMaxIds = 20;
 // At most this many functions per listing in the text and Markdown output.
@@ -391,7 +382,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
   const bool hasOverall = r.pathsInBound > 0;
   const double overall = percentOf(r.testedInBound, r.pathsInBound);
   {
-    Criterion c = criterion("fail-under-paths", "Overall path coverage", kBitOverall);
+    Criterion c = criterion("fail-under-paths", "Overall path coverage", kGateBitOverall);
     c.enabled = o.hasFailUnderPaths;
     c.value = hasOverall ? nlohmann::json(overall) : nlohmann::json();
     std::ostringstream a;
@@ -411,7 +402,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
   }
   {
     Criterion c = criterion("fail-under-function-paths", "Path coverage of every function",
-                kBitFunction);
+                kGateBitFunction);
     c.enabled = o.hasFailUnderFunctionPaths;
     c.value = r.belowThreshold.size();
     c.actual = c.enabled ? std::to_string(r.belowThreshold.size()) + " of " +
@@ -425,7 +416,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
   }
   {
     Criterion c = criterion("max-untested-functions", "Untested functions",
-                kBitUntestedFunctions);
+                kGateBitUntestedFunctions);
     c.enabled = o.hasMaxUntestedFunctions;
     c.value = r.untested.size();
     c.actual = std::to_string(r.untested.size()) + " of " +
@@ -437,7 +428,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     r.criteria.push_back(c);
   }
   {
-    Criterion c = criterion("no-new-untested", "New untested paths", kBitNewUntested);
+    Criterion c = criterion("no-new-untested", "New untested paths", kGateBitBaseline);
     c.enabled = o.noNewUntested;
     c.value = baseline ? nlohmann::json(r.newUntestedCount) : nlohmann::json();
     c.actual = baseline ? std::to_string(r.newUntestedCount) + " in " +
@@ -450,7 +441,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     r.criteria.push_back(c);
   }
   {
-    Criterion c = criterion("no-new-residual", "New residual paths", kBitNewResidual);
+    Criterion c = criterion("no-new-residual", "New residual paths", kGateBitBaseline);
     c.enabled = o.noNewResidual;
     c.value = baseline ? nlohmann::json(r.newResidualCount) : nlohmann::json();
     c.actual = baseline ? std::to_string(r.newResidualCount) + " in " +
@@ -464,7 +455,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
   }
   for (const Criterion &c : r.criteria)
     if (!c.passed)
-      r.exitCode |= kGateFailed | c.bit;
+      r.exitCode |= kExitGateFailed | c.bit;
   return r;
 }
 
@@ -815,7 +806,7 @@ void addGateCommand(CLI::App &app, int &exitCode) {
       "untested in functions new since the baseline");
   flags->noNewResidual = gate->add_flag(
       "--no-new-residual", options->noNewResidual,
-      "Fail (exit bit 128) on field-observed paths that are not tested and "
+      "Fail (exit bit 64) on field-observed paths that are not tested and "
       "were not field-observed in the baseline");
   flags->format = gate->add_option("--format", options->format, "Output format")
                       ->check(CLI::IsMember({"text", "json", "markdown"}))
@@ -824,8 +815,8 @@ void addGateCommand(CLI::App &app, int &exitCode) {
                    "Write here; - is standard output")
       ->capture_default_str();
   gate->footer("Exit codes: 0 every criterion passed; 1 + 8 (overall), 16 "
-               "(a function), 32 (untested functions), 64 (new untested), 128 "
-               "(new residual) per failed criterion; 2 usage error, 3 bad "
+               "(a function), 32 (untested functions), 64 (new untested or new "
+               "residual) per failed criterion; 2 usage error, 3 bad "
                "input data, 4 cannot write the output, 70 internal error.");
   gate->callback([options, flags, &exitCode] {
     exitCode = runGate(*options, *flags);
