@@ -151,7 +151,7 @@ void referToRuntime() {
     return;
   done = true;
   tree anchor = build_decl(BUILTINS_LOCATION, VAR_DECL,
-                           get_identifier("__pathcov_runtime_link"),
+                           get_identifier("__pathcov_runtime_missing_link_with_lpathcov_rt"),
                            build_qualified_type(char_type_node, TYPE_QUAL_CONST));
   TREE_PUBLIC(anchor) = 1;
   DECL_EXTERNAL(anchor) = 1;

@@ -149,7 +149,7 @@ static struct slot *find_slot(struct fn_state *st, uint64_t id) {
 
 /* abi.h: what instrumented units refer to so that this file, with its
  * constructor and destructor, is linked into their module. */
-const char __pathcov_runtime_link = 0;
+const char __pathcov_runtime_missing_link_with_lpathcov_rt = 0;
 
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
   if (!is_valid(fn))

@@ -43,7 +43,7 @@
 
 /* Once per unit, like the plugin: links the runtime into the module. */
 static const void *const fake_runtime_link __attribute__((used)) =
-    &__pathcov_runtime_link;
+    &__pathcov_runtime_missing_link_with_lpathcov_rt;
 
 static inline void fake_bump(uint64_t *counter, uint64_t flags) {
   if (flags & PATHCOV_FN_ATOMIC)

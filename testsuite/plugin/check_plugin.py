@@ -52,6 +52,14 @@ def main():
         check(f"{args}: fails", r.returncode != 0)
         check(f"{args}: says why", message in r.stderr, r.stderr)
 
+    # Forgetting the runtime: the linker's message says what to do.
+    r = subprocess.run(["gcc", "-O2", f"-fplugin={plugin}",
+                        os.path.join(HERE, "two_diamonds.c"), "-o", program],
+                       capture_output=True, text=True)
+    check("no runtime: the link error names the library",
+          r.returncode != 0 and "__pathcov_runtime_missing_link_with_lpathcov_rt"
+          in r.stderr, r.stderr)
+
     r = compile_with(plugin, ["help"], program)
     check("help: compiles", r.returncode == 0, r.stderr)
     check("help: lists the arguments",

@@ -68,8 +68,10 @@ struct pathcov_function {
 /* Defined by the runtime. Every instrumented unit refers to it, so that
  * linking the static runtime library always pulls in the code that finds
  * the descriptors and writes profiles, even when no instrumented code
- * calls into the runtime. */
-extern const char __pathcov_runtime_link;
+ * calls into the runtime. Its name is the linker's message when the
+ * runtime was forgotten: "undefined reference to
+ * `__pathcov_runtime_missing_link_with_lpathcov_rt'". */
+extern const char __pathcov_runtime_missing_link_with_lpathcov_rt;
 
 /* Called by instrumented code for a path id it does not count inline: every
  * id of a hashed function. An id out of range (a pathcov bug) is counted in

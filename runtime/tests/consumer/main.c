@@ -1,5 +1,5 @@
 /* One array function, counted inline only, as the plugin emits it: only
- * the reference to __pathcov_runtime_link links the runtime in, and the
+ * the reference to __pathcov_runtime_missing_link_with_lpathcov_rt links the runtime in, and the
  * profile must still be written. */
 #include <pathcov/abi.h>
 #include <pathcov/pathcov.h> /* installed, and compiles */
@@ -12,7 +12,7 @@ static struct pathcov_function fn = {.abi_version = PATHCOV_ABI_VERSION,
 static struct pathcov_function *const entry
     __attribute__((section("pathcov_functions"), used)) = &fn;
 static const void *const runtime_link __attribute__((used)) =
-    &__pathcov_runtime_link;
+    &__pathcov_runtime_missing_link_with_lpathcov_rt;
 
 int main(void) {
   ++fn.calls;
