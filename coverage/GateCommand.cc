@@ -174,52 +174,15 @@ void applyConfig(GateOptions &o, const GateFlags &flags) {
 // ---------------------------------------------------------------------------
 // The analysis.
 
-using FieldPaths = std::map<FunctionKey, std::set<uint64_t>>;
-
-// The optional `field_paths` of each function (from pathcov merge): path
-// ids, or objects with an "id". Absent: no field-observed paths.
-FieldPaths readFieldPaths(const nlohmann::json &doc, const Corpus &corpus) {
-  FieldPaths found;
-  const nlohmann::json &functions = doc.at("functions"); // readCorpus checked
-  for (size_t i = 0; i < functions.size(); ++i) {
-    const nlohmann::json &j = functions[i];
-    if (!j.contains("field_paths"))
-      continue;
-    const std::string at = "functions[" + std::to_string(i) + "].field_paths";
-    const nlohmann::json &list = j["field_paths"];
-    if (!list.is_array())
-      throw InputError(at + ": expected an array");
-    const FunctionKey key{j.value("identity", ""), j.value("checksum", "")};
-    const auto f = corpus.functions.find(key);
-    if (f == corpus.functions.end() || !f->second.metadata.skipped.empty())
-      throw InputError(at + ": the function is not instrumented");
-    std::set<uint64_t> &ids = found[key];
-    for (size_t k = 0; k < list.size(); ++k) {
-      const std::string here = at + "[" + std::to_string(k) + "]";
-      const nlohmann::json &e = list[k];
-      const nlohmann::json *id =
-          e.is_object() && e.contains("id") ? &e["id"] : &e;
-      if (!id->is_number_unsigned())
-        throw InputError(here + ": expected a path id or an object with an "
-                                "\"id\"");
-      const uint64_t value = id->get<uint64_t>();
-      f->second.metadata.requirePath(value, here + (id == &e ? "" : ".id"));
-      ids.insert(value);
-    }
-  }
-  return found;
-}
-
 struct LoadedCorpus {
   Corpus corpus;
-  FieldPaths field;
+  FieldRuns field;
 };
 
 LoadedCorpus load(const std::string &path) {
   // Not readJsonFile: runGate names the file in every message itself.
-  const nlohmann::json doc = parseJson(readInput(path));
-  LoadedCorpus loaded{readCorpus(doc), {}};
-  loaded.field = readFieldPaths(doc, loaded.corpus);
+  LoadedCorpus loaded{readCorpus(parseJson(readInput(path))), {}};
+  loaded.field = fieldRunsByFunction(loaded.corpus);
   return loaded;
 }
 
@@ -362,7 +325,8 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
         continue;
       const auto oldField = baseline->field.find(key);
       PathList residual{&f, "residual", 0, {}};
-      for (uint64_t id : field->second) {
+      for (const auto &observed : field->second) {
+        const uint64_t id = observed.first;
         if (f.paths.count(id))
           continue;
         if (oldField != baseline->field.end() && oldField->second.count(id))

@@ -454,7 +454,7 @@ std::string pathItem(const FunctionView &v, const std::string &file,
 }
 
 std::string functionSection(const FunctionView &v, const std::string &file,
-                            const HtmlFieldPaths &field,
+                            const FieldRuns &field,
                             const HtmlOptions &options) {
   const CorpusFunction &f = *v.projection->function;
   const FunctionMetadata &m = f.metadata;
@@ -513,7 +513,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
 
 std::string filePage(const std::string &name, const FileProjection &file,
                      const std::vector<FunctionView> &views,
-                     const HtmlFieldPaths &field, const HtmlOptions &options) {
+                     const FieldRuns &field, const HtmlOptions &options) {
   // Paths through each line, added up over the functions with lines here.
   std::map<int, LinePaths> paths;
   for (const FunctionView &v : views)
@@ -583,7 +583,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
 } // namespace
 
 int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
-                    const HtmlFieldPaths &field, const std::string &dir,
+                    const FieldRuns &field, const std::string &dir,
                     const HtmlOptions &options) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);

@@ -15,9 +15,6 @@
 
 namespace pathcov {
 
-// Per function: its field-observed paths and their field runs.
-using HtmlFieldPaths = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
-
 struct HtmlOptions {
   uint64_t pathBound = 1000;     // functions above it: not in the totals
   uint64_t maxUntestedPaths = 50; // untested paths listed per function
@@ -26,7 +23,7 @@ struct HtmlOptions {
 // Writes DIR/index.html and one page per file; returns an exit code
 // (reporting write errors itself).
 int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
-                    const HtmlFieldPaths &field, const std::string &dir,
+                    const FieldRuns &field, const std::string &dir,
                     const HtmlOptions &options = {});
 
 } // namespace pathcov

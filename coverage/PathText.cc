@@ -83,16 +83,34 @@ PathDescription describePath(const FunctionMetadata &f,
   return p;
 }
 
+namespace {
+
+// "switch to 17": which case a switch took, by the first line of the step
+// it went to (a case label's own line is not in the CFG), as decode says it.
+std::string exitText(const FunctionMetadata &f, const PathDescription &p,
+                     size_t step) {
+  const std::string &exit = p.steps[step].exit;
+  if (exit != edgeKindName(EdgeKind::SwitchCase) || step + 1 == p.steps.size())
+    return exit;
+  const SourceBlock &to = f.blocks[p.steps[step + 1].block];
+  if (to.lines.empty())
+    return exit;
+  return exit + " to " + (to.file.empty() ? "" : to.file + ":") +
+         std::to_string(to.lines.front());
+}
+
+} // namespace
+
 std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p) {
   std::string text;
-  for (const PathStep &step : p.steps) {
-    const SourceBlock &source = f.blocks[step.block];
+  for (size_t step = 0; step < p.steps.size(); ++step) {
+    const SourceBlock &source = f.blocks[p.steps[step].block];
     const std::string prefix = source.file.empty() ? "" : source.file + ":";
     for (size_t i = 0; i < source.lines.size(); ++i) {
       text += (text.empty() ? "" : " ") + prefix +
               std::to_string(source.lines[i]);
-      if (i + 1 == source.lines.size() && !step.exit.empty())
-        text += "(" + step.exit + ")";
+      if (i + 1 == source.lines.size() && !p.steps[step].exit.empty())
+        text += "(" + exitText(f, p, step) + ")";
     }
   }
   return text;

@@ -27,8 +27,8 @@ struct PathDescription {
 PathDescription describePath(const FunctionMetadata &f,
                              const NumberedDag &numbered, uint64_t id);
 
-// "3 4(true) 5 hdr.h:12": lines in order, branch outcomes after the line
-// that decides them, another file's lines prefixed with it.
+// "3 4(true) 5 6(switch to 9) 9 hdr.h:12": lines in order, branch outcomes
+// after the line that decides them, another file's lines prefixed with it.
 std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p);
 
 // {"id", "start", "end", "steps": [{"block", "lines", "file"?, "exit"?}],

@@ -380,24 +380,6 @@ nlohmann::json location(const std::string &file, int line,
   return l;
 }
 
-// Per function (identity, checksum): its field-observed paths (the
-// corpus's field_paths, from pathcov merge: docs/merge.md) and their runs
-// added up over the reports. Paths merge set aside are left out.
-using FieldPaths = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
-
-FieldPaths fieldPaths(const Corpus &corpus) {
-  FieldPaths found;
-  for (const auto &[path, seen] : corpus.field) {
-    if (!whySetAside(corpus, path).empty())
-      continue;
-    const auto &[identity, checksum, id] = path;
-    uint64_t &count = found[{identity, checksum}][id];
-    for (const auto &[report, sighting] : seen)
-      count = saturatingAdd(count, sighting.count);
-  }
-  return found;
-}
-
 nlohmann::json sarifResult(const CorpusFunction &f, const NumberedDag &numbered,
                            uint64_t id, bool residual, uint64_t fieldCount) {
   const FunctionMetadata &m = f.metadata;
@@ -446,7 +428,7 @@ nlohmann::json sarifResult(const CorpusFunction &f, const NumberedDag &numbered,
 }
 
 nlohmann::json sarif(const ReportOptions &options, const Corpus &corpus,
-                     const FieldPaths &field) {
+                     const FieldRuns &field) {
   const bool residual = !field.empty();
   nlohmann::json results = nlohmann::json::array();
   bool truncated = false;
@@ -522,10 +504,10 @@ int runReport(const ReportOptions &options) {
     const nlohmann::json doc = parseJson(readInput(options.corpus));
     const Corpus corpus = readCorpus(doc);
     if (options.format == "html")
-      return writeHtmlReport(corpus, projectCorpus(corpus), fieldPaths(corpus),
+      return writeHtmlReport(corpus, projectCorpus(corpus), fieldRunsByFunction(corpus),
                              options.output);
     if (options.format == "sarif") {
-      text = sarif(options, corpus, fieldPaths(corpus)).dump(1) + "\n";
+      text = sarif(options, corpus, fieldRunsByFunction(corpus)).dump(1) + "\n";
     } else {
       const CorpusProjection projection = projectCorpus(corpus);
       if (options.format == "lcov")

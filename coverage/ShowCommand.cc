@@ -1,5 +1,6 @@
 #include "ShowCommand.h"
 
+#include "pathcov/core/Checked.h"
 #include "pathcov/format/Corpus.h"
 #include "ExitCodes.h"
 #include "FileIo.h"
@@ -10,6 +11,8 @@
 #include <CLI/CLI.hpp>
 
 #include <fnmatch.h>
+
+#include <algorithm>
 
 #include <memory>
 #include <sstream>
@@ -46,18 +49,18 @@ bool selected(const ShowOptions &options, const FunctionMetadata &f) {
   return false;
 }
 
-// The ids to show, at most maxPaths of them: the ones asked for, else the
+// The ids to show, at most maxPaths of them: the ones asked for that the
+// function has (runShow checks that some function has each), else the
 // tested, untested or all ids in order.
 std::vector<uint64_t> pathIds(const ShowOptions &options,
                               const CorpusFunction &f, bool &truncated) {
   truncated = false;
   if (!options.paths.empty()) {
+    std::vector<uint64_t> ids;
     for (uint64_t id : options.paths)
-      if (id >= f.metadata.numPaths)
-        throw UsageError("--path " + std::to_string(id) + ": function " +
-                         f.metadata.name + " has " +
-                         std::to_string(f.metadata.numPaths) + " paths");
-    return options.paths;
+      if (id < f.metadata.numPaths)
+        ids.push_back(id);
+    return ids;
   }
   std::vector<uint64_t> ids;
   const auto add = [&](uint64_t id) {
@@ -102,8 +105,37 @@ std::string runsText(const TestedPath &path) {
   return text;
 }
 
+// "untested; field-observed, 12 runs" for a path merge brought in from
+// field reports, "untested" for the others.
+std::string untestedText(const std::map<uint64_t, uint64_t> *fieldRuns,
+                         uint64_t id) {
+  if (fieldRuns) {
+    const auto observed = fieldRuns->find(id);
+    if (observed != fieldRuns->end())
+      return "untested; field-observed, " + std::to_string(observed->second) +
+             (observed->second == 1 ? " run" : " runs");
+  }
+  return "untested";
+}
+
+// The field runs of f's paths, or null if the field never ran any.
+const std::map<uint64_t, uint64_t> *fieldRunsOf(const FieldRuns &field,
+                                                const CorpusFunction &f) {
+  const auto found = field.find(keyOf(f.metadata));
+  return found == field.end() ? nullptr : &found->second;
+}
+
+// The paths the field ran and the tests did not.
+uint64_t untestedFieldPaths(const CorpusFunction &f,
+                            const std::map<uint64_t, uint64_t> *fieldRuns) {
+  if (!fieldRuns)
+    return 0;
+  return std::count_if(fieldRuns->begin(), fieldRuns->end(),
+                       [&](const auto &run) { return !f.paths.count(run.first); });
+}
+
 void showText(const ShowOptions &options, const CorpusFunction &f,
-              std::ostream &out) {
+              const FieldRuns &field, std::ostream &out) {
   const FunctionMetadata &m = f.metadata;
   out << m.file << ":" << m.line << " " << m.name << ": ";
   if (!m.skipped.empty()) {
@@ -115,6 +147,9 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
   if (f.interrupted)
     out << ", " << f.interrupted
         << " interrupted (exception, longjmp, nonlocal goto or exit)";
+  const std::map<uint64_t, uint64_t> *fieldRuns = fieldRunsOf(field, f);
+  if (const uint64_t residual = untestedFieldPaths(f, fieldRuns))
+    out << ", " << residual << " untested but field-observed";
   if (f.invalidIds || f.dropped)
     out << ", " << f.invalidIds << " invalid ids, " << f.dropped
         << " paths dropped";
@@ -127,7 +162,8 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     const PathDescription p = describePath(m, numbered, id);
     const auto tested = f.paths.find(id);
     out << "  path " << id << " ("
-        << (tested == f.paths.end() ? "untested" : runsText(tested->second))
+        << (tested == f.paths.end() ? untestedText(fieldRuns, id)
+                                    : runsText(tested->second))
         << "): " << pathLinesText(m, p);
     if (p.start != "entry" || p.end != "return")
       out << "  [" << p.start << " -> " << p.end << "]";
@@ -137,7 +173,8 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     out << "  ... (more than " << options.maxPaths << "; see --max-paths)\n";
 }
 
-nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
+nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
+                        const FieldRuns &field) {
   const FunctionMetadata &m = f.metadata;
   nlohmann::json j{{"identity", m.identity}, {"name", m.name},
                    {"file", m.file},         {"line", m.line}};
@@ -147,6 +184,7 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
   }
   bool truncated;
   const NumberedDag numbered = m.number();
+  const std::map<uint64_t, uint64_t> *fieldRuns = fieldRunsOf(field, f);
   nlohmann::json paths = nlohmann::json::array();
   for (uint64_t id : pathIds(options, f, truncated)) {
     nlohmann::json p = toJson(m, describePath(m, numbered, id));
@@ -154,6 +192,8 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
     p["count"] = tested == f.paths.end() ? 0 : tested->second.count;
     p["tests"] = tested == f.paths.end() ? std::set<std::string>{}
                                          : tested->second.tests;
+    if (fieldRuns && fieldRuns->count(id))
+      p["field_runs"] = fieldRuns->at(id);
     paths.push_back(std::move(p));
   }
   j["num_paths"] = m.numPaths;
@@ -168,20 +208,91 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f) {
   return j;
 }
 
+// gcovr's TOTAL line: the selected functions' paths added up.
+struct ShowTotals {
+  uint64_t functions = 0;
+  uint64_t skipped = 0;
+  uint64_t paths = 0;
+  uint64_t tested = 0;
+  uint64_t fieldObserved = 0;
+};
+
+void addToTotals(ShowTotals &totals, const CorpusFunction &f,
+                 const FieldRuns &field) {
+  ++totals.functions;
+  if (!f.metadata.skipped.empty()) {
+    ++totals.skipped;
+    return;
+  }
+  totals.paths = saturatingAdd(totals.paths, f.metadata.numPaths);
+  totals.tested += f.paths.size();
+  totals.fieldObserved += untestedFieldPaths(f, fieldRunsOf(field, f));
+}
+
+std::string totalText(const ShowTotals &t) {
+  std::string text = "TOTAL: " + std::to_string(t.tested) + " of " +
+                     std::to_string(t.paths) + " paths tested (" +
+                     percent(t.tested, t.paths) + ") in " +
+                     std::to_string(t.functions) + " functions";
+  if (t.skipped)
+    text += " (" + std::to_string(t.skipped) + " not instrumented)";
+  if (t.fieldObserved)
+    text += ", " + std::to_string(t.fieldObserved) +
+            " untested but field-observed";
+  return text + "\n";
+}
+
+bool hasPath(const CorpusFunction &f, uint64_t id) {
+  return f.metadata.skipped.empty() && id < f.metadata.numPaths;
+}
+
+// The functions to show: those selected by --function and, with --path,
+// having one of the ids. Every pattern and id asked for must find
+// something: an empty answer to a mistyped name would read as "nothing to
+// show".
+std::vector<const CorpusFunction *> functionsToShow(const ShowOptions &options,
+                                                    const Corpus &corpus) {
+  std::vector<const CorpusFunction *> shown;
+  for (const CorpusFunction *f : inSourceOrder(corpus))
+    if (selected(options, f->metadata))
+      shown.push_back(f);
+  if (shown.empty() && !options.functions.empty())
+    throw UsageError("no function matches --function " + options.functions[0] +
+                     (options.functions.size() > 1 ? " (or the others)" : ""));
+  if (options.paths.empty())
+    return shown;
+  for (uint64_t id : options.paths)
+    if (std::none_of(shown.begin(), shown.end(),
+                     [id](const CorpusFunction *f) { return hasPath(*f, id); }))
+      throw UsageError("--path " + std::to_string(id) +
+                       ": no selected function has such a path");
+  shown.erase(std::remove_if(shown.begin(), shown.end(),
+                             [&](const CorpusFunction *f) {
+                               return std::none_of(
+                                   options.paths.begin(), options.paths.end(),
+                                   [f](uint64_t id) { return hasPath(*f, id); });
+                             }),
+              shown.end());
+  return shown;
+}
+
 int runShow(const ShowOptions &options) {
   std::ostringstream text;
   nlohmann::json functions = nlohmann::json::array();
   try {
     // The file is named once, by reportError below.
     const Corpus corpus = readCorpus(parseJson(readInput(options.corpus)));
-    for (const CorpusFunction *f : inSourceOrder(corpus)) {
-      if (!selected(options, f->metadata))
-        continue;
+    const FieldRuns field = fieldRunsByFunction(corpus);
+    ShowTotals totals;
+    for (const CorpusFunction *f : functionsToShow(options, corpus)) {
       if (options.json)
-        functions.push_back(showJson(options, *f));
+        functions.push_back(showJson(options, *f, field));
       else
-        showText(options, *f, text);
+        showText(options, *f, field, text);
+      addToTotals(totals, *f, field);
     }
+    if (options.summary && !options.json)
+      text << totalText(totals);
   } catch (const InputError &e) {
     return reportError("show", displayName(options.corpus), e.what(),
                        kExitBadInput);
@@ -221,7 +332,8 @@ void addShowCommand(CLI::App &app, int &exitCode) {
                    "At most this many paths per function")
       ->capture_default_str();
   show->add_flag("--summary", options->summary,
-                 "Only each function's totals, no paths (text output)");
+                 "Only each function's totals, no paths, and a TOTAL line "
+                 "(text output)");
   show->add_flag("--json", options->json, "JSON output");
   show->add_option("-o,--output", options->output,
                    "Write here; - is standard output")

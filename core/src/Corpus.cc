@@ -2,6 +2,7 @@
 
 #include "pathcov/format/JsonFields.h"
 
+#include "pathcov/core/Checked.h"
 #include "pathcov/core/Paths.h"
 
 #include <algorithm>
@@ -62,6 +63,19 @@ std::string whySetAside(const Corpus &corpus, const FieldKey &path) {
   if (uninstrumented)
     return "the corpus has the function uninstrumented";
   return "the corpus has no function " + identity;
+}
+
+FieldRuns fieldRunsByFunction(const Corpus &corpus) {
+  FieldRuns found;
+  for (const auto &[path, seen] : corpus.field) {
+    if (!whySetAside(corpus, path).empty())
+      continue;
+    const auto &[identity, checksum, id] = path;
+    uint64_t &count = found[{identity, checksum}][id];
+    for (const auto &[report, sighting] : seen)
+      count = saturatingAdd(count, sighting.count);
+  }
+  return found;
 }
 
 uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,

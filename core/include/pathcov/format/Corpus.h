@@ -94,6 +94,13 @@ std::string whySetAside(const Corpus &corpus, const FieldKey &path);
 
 FunctionKey keyOf(const FunctionMetadata &f);
 
+// Per function (identity, checksum): its field-observed paths (the
+// corpus's field_paths, from pathcov merge: docs/merge.md) and their runs
+// added up over the reports. Paths set aside are left out. What every tool
+// that shows field paths reads.
+using FieldRuns = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
+FieldRuns fieldRunsByFunction(const Corpus &corpus);
+
 // Abandoned paths: calls plus resumes (each starts a path that should end
 // the invocation) minus the runs of paths that end the invocation.
 uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,

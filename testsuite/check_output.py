@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs `pathcov gate` and checks its exit code and what it wrote.
+"""Runs a pathcov command and checks its exit code and what it wrote.
 
 usage: check_gate.py --exit-code N [--contains TEXT]... [--lacks TEXT]...
                      [--output FILE] [--schema SCHEMA] [--json KEY=VALUE]...
