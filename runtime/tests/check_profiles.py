@@ -25,6 +25,11 @@ class Failure(Exception):
     pass
 
 
+class Skip(Exception):
+    """The scenario cannot run here (e.g. it needs root): exit status 77,
+    CTest's SKIP_RETURN_CODE."""
+
+
 def short(value):
     text = repr(value)
     return text if len(text) <= 2000 else text[:2000] + "..."
@@ -459,6 +464,9 @@ def run_scenario(description, options, scope):
         except Failure as e:
             print(f"FAIL {a.scenario}: {e}", file=sys.stderr)
             return 1
+        except Skip as e:
+            print(f"skipped {a.scenario}: {e}")
+            return 77
     print(f"ok {a.scenario}")
     return 0
 
