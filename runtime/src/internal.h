@@ -95,30 +95,59 @@ void pathcov_out_string(struct pathcov_out *o, const char *s);
 
 /* A file written under a temporary name in the directory of its final name
  * and renamed when complete, so that a reader never sees half a file.
- * Async-signal-safe (open, write, close, rename, unlink). */
+ * Async-signal-safe (out.c). The directory is opened once, and the files
+ * are made relative to it (no path is looked up twice). */
 struct pathcov_file {
   int fd;
+  int dir;                  /* the directory, -1 if not open */
   int error;                /* first errno that went wrong, 0 if none */
+  const char *prefix;       /* automatic names (pathcov_file_name)... */
+  const char *base;
+  unsigned *sequence;       /* ...; NULL: the API's path */
+  size_t name;              /* offset of the last component in final */
   char final[PATH_MAX + 64];
-  char tmp[PATH_MAX + 96];
+  char tmp[32];             /* .pathcov-<16 random hex digits>.tmp */
 };
 
-/* Sets f->final to DIR/PREFIX-BASE-PID-SEQ.json with the first sequence
- * number SEQ >= *sequence that no file uses (a dlclose'd library loaded
- * again restarts its sequence at 0; a reused pid meets old files), and
- * moves *sequence past it (atomically: concurrent callers get different
- * numbers). Returns 0, or -1 with f->error set (ENAMETOOLONG). */
+/* Opens dir, making it and its missing parents (mode 0700); symbolic links
+ * are followed only for components that existed before the last one, and
+ * only if root or the effective user owns them. Sets f->final to
+ * DIR/PREFIX-BASE-PID-SEQ.json with the first sequence number SEQ >=
+ * *sequence that no file uses (a dlclose'd library loaded again restarts
+ * its sequence at 0; a reused pid meets old files), and moves *sequence
+ * past it (atomically: concurrent callers get different numbers). Returns
+ * 0, or -1 with f->error set (f->final then names the directory); either
+ * way pathcov_file_close(f, ...) must follow. */
 int pathcov_file_name(struct pathcov_file *f, const char *dir,
                       const char *prefix, const char *base, unsigned *sequence);
-/* Sets f->final to path. Returns 0, or -1 with f->error set. */
-int pathcov_file_path(struct pathcov_file *f, const char *path);
-/* Creates the temporary file of f->final. Returns 0, or -1 with f->error
+/* Sets f->final to path, which the program chose: its directory is opened
+ * as given (links followed), never made. Returns 0, or -1 with f->error
  * set; either way pathcov_file_close(f, ...) must follow. */
+int pathcov_file_path(struct pathcov_file *f, const char *path);
+/* Creates the temporary file of f->final (a random name, mode 0600).
+ * Returns 0, or -1 with f->error set; either way pathcov_file_close(f, ...)
+ * must follow. */
 int pathcov_file_open(struct pathcov_file *f);
 /* Closes the temporary file and renames it to f->final, unless f->error or
- * write_error (then the temporary file is removed and f->error is set).
- * Returns 0, or -1 with f->error set. */
+ * write_error (then the temporary file is removed and f->error is set); an
+ * automatic name taken meanwhile is not replaced: the next sequence number
+ * is used. Closes the directory. Returns 0, or -1 with f->error set. */
 int pathcov_file_close(struct pathcov_file *f, int write_error);
+
+/* Whether this is a secure-execution program (AT_SECURE: set-user-ID,
+ * set-group-ID, file capabilities): the runtime then writes nothing of its
+ * own accord, and secure_getenv ignores the environment. */
+int pathcov_secure_execution(void);
+
+/* Reads the settings the diagnostics need from the environment; runtime.c's
+ * start-up calls it before anything can print. */
+void pathcov_read_settings(void);
+
+/* Writes line[len] (a whole line) to stderr with a single write(2), so that
+ * lines from concurrent processes do not interleave, if descriptor 2 is a
+ * terminal, pipe, socket or a file opened for appending (or
+ * PATHCOV_DIAGNOSTICS=always). Async-signal-safe. */
+void pathcov_diagnostic(const char *line, size_t len);
 
 /* A profile being written: a temporary file, renamed to its final name when
  * complete. */
@@ -157,8 +186,7 @@ int pathcov_profile_close(struct pathcov_profile *p);
  * start-up (runtime.c); its fields are "" in a module without descriptors. */
 const struct pathcov_module *pathcov_this_module(void);
 
-/* Prints one line on stderr with a single write(2), so that lines from
- * concurrent processes do not interleave. */
+/* Prints one line on stderr (pathcov_diagnostic). */
 void pathcov_warn(const char *format, ...)
     __attribute__((format(printf, 1, 2)));
 

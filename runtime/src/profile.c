@@ -33,7 +33,7 @@ int pathcov_profile_open(struct pathcov_profile *p,
   p->paths = NULL;
   p->functions = 0;
   pathcov_out_fd(&p->out, -1, p->buf, sizeof p->buf);
-  const char *dir = getenv("PATHCOV_PROFILE_DIR");
+  const char *dir = secure_getenv("PATHCOV_PROFILE_DIR");
   if (!dir || !*dir)
     dir = ".";
   if (pathcov_file_name(&p->file, dir, "pathcov-", m->base, sequence) != 0)
@@ -60,7 +60,7 @@ void pathcov_profile_header(struct pathcov_profile *p,
   out_str(p, ", \"pid\": ");
   out_u64(p, (uint64_t)getpid());
   out_str(p, ",\n \"test\": ");
-  out_string(p, getenv("PATHCOV_TEST"));
+  out_string(p, secure_getenv("PATHCOV_TEST"));
   out_str(p, ", \"reason\": ");
   out_string(p, reason);
   if (invalid_descriptors) {
@@ -133,7 +133,5 @@ void pathcov_warn(const char *format, ...) {
     return;
   size_t len = sizeof prefix - 1 + ((size_t)n < room ? (size_t)n : room - 1);
   line[len++] = '\n';
-  if (write(STDERR_FILENO, line, len) < 0) {
-    /* stderr is gone: nowhere left to report */
-  }
+  pathcov_diagnostic(line, len);
 }

@@ -172,8 +172,9 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_str(o, "]}\n");
 }
 
-/* Writes the report into f (f->final set): a temporary file renamed when
- * complete. Async-signal-safe. Returns 0, or -1 with f->error set. */
+/* Writes the report into f (f->final set, unless f->error says why not): a
+ * temporary file renamed when complete. Async-signal-safe. Returns 0, or -1
+ * with f->error set. */
 static int write_report_file(struct pathcov_file *f, const char *reason,
                              int signal) {
   char chunk[4096];
@@ -201,9 +202,7 @@ static void warn_in_signal(const struct pathcov_file *f) {
   pathcov_out_str(&o, ")");
   pathcov_out_finish(&o);
   line[o.len] = '\n';
-  if (write(STDERR_FILENO, line, o.len + 1) < 0) {
-    /* stderr is gone: nowhere left to report */
-  }
+  pathcov_diagnostic(line, o.len + 1);
 }
 
 /* An automatic report (exit, crash) into dir, named
@@ -211,10 +210,11 @@ static void warn_in_signal(const struct pathcov_file *f) {
 static void write_report(const char *dir, const char *reason, int signal) {
   struct pathcov_file f;
   if (rep.dir_error && signal) {
-    f = (struct pathcov_file){.fd = -1, .error = rep.dir_error};
+    f = (struct pathcov_file){.fd = -1, .dir = -1, .error = rep.dir_error};
     memcpy(f.final, "$PATHCOV_REPORT_DIR", sizeof "$PATHCOV_REPORT_DIR");
-  } else if (pathcov_file_name(&f, dir, "pathcov-report-", rep.module->base,
-                               &rep.sequence) == 0) {
+  } else {
+    pathcov_file_name(&f, dir, "pathcov-report-", rep.module->base,
+                      &rep.sequence);
     write_report_file(&f, reason, signal);
   }
   if (!f.error)
@@ -327,7 +327,7 @@ static void uninstall_handlers(void) {
 /* ------------------------------------------------------------ start-up */
 
 static const char *report_dir(void) {
-  const char *dir = getenv("PATHCOV_REPORT_DIR");
+  const char *dir = secure_getenv("PATHCOV_REPORT_DIR");
   return dir && *dir ? dir : ".";
 }
 
@@ -338,8 +338,10 @@ static void init_reports(void) {
     if (is_residual(*p))
       ++rep.residual_descriptors;
   }
-  const char *off = getenv("PATHCOV_REPORT");
-  rep.enabled = !(off && strcmp(off, "0") == 0);
+  const char *off = secure_getenv("PATHCOV_REPORT");
+  /* A set-user-ID (or like) program would write where its caller says, with
+   * its own privileges: it writes only the reports it asks for. */
+  rep.enabled = !(off && strcmp(off, "0") == 0) && !pathcov_secure_execution();
   const char *dir = report_dir();
   if (strlen(dir) < sizeof rep.dir)
     memcpy(rep.dir, dir, strlen(dir) + 1);
@@ -382,8 +384,8 @@ PATHCOV_EXPORT int pathcov_report_write(const char *path) {
     return -1;
   }
   struct pathcov_file f;
-  if (pathcov_file_path(&f, path) == 0)
-    write_report_file(&f, "request", 0);
+  pathcov_file_path(&f, path);
+  write_report_file(&f, "request", 0);
   if (!f.error)
     return 0;
   errno = f.error;

@@ -254,6 +254,7 @@ static void init_module(void) {
    * runtime is linked statically into it. (Done even without descriptors:
    * a report asked for through the API names its module.) */
   pathcov_module_identify(&module, &module.id);
+  pathcov_read_settings();
   if (!has_descriptors())
     return;
   FOR_EACH_DESCRIPTOR(p) {
@@ -300,6 +301,13 @@ static int write_profile(const char *reason) {
   pthread_once(&module.once, init_module);
   if (!writes_profiles())
     return 0;
+  if (pathcov_secure_execution()) {
+    /* A set-user-ID (or like) program would write where its caller says
+     * (PATHCOV_PROFILE_DIR, the working directory), with its privileges.
+     * The counts stay. */
+    errno = EPERM;
+    return -1;
+  }
   size_t max_paths = 0; /* the scratch one function's paths can need */
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_valid(*p))

@@ -10,14 +10,16 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
 import time
 
-from check_profiles import (Failure, build_id, check_profile, expect, files,
-                            function, load, profile_name, run_scenario)
+from check_profiles import (Failure, Skip, build_id, check_profile, expect,
+                            files, function, load, profile_name, run_scenario)
 
 REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
                "started_ns", "written_ns", "reason", "residual_paths",
@@ -42,22 +44,24 @@ CHECKSUMS = {
 }
 
 
-def no_core_dump():
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def start(cmd, report_dir, env=None, stdout=subprocess.PIPE,
+          stderr=subprocess.PIPE, umask=None, cwd=None, **kwargs):
+    """Starts cmd in report_dir (or cwd) with PATHCOV_REPORT_DIR (and the
+    profile directory) there, no core dumps, and umask if given."""
+    def set_up():
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if umask is not None:
+            os.umask(umask)
 
-
-def start(cmd, report_dir, env=None, stdout=subprocess.PIPE, **kwargs):
-    """Starts cmd in report_dir with PATHCOV_REPORT_DIR (and the profile
-    directory) there, no core dumps."""
     environment = {k: v for k, v in os.environ.items()
                    if not k.startswith("PATHCOV_")
                    and k != "RT_RESIDUAL_PREINIT_HANDLER"}
     environment["PATHCOV_REPORT_DIR"] = report_dir
     environment["PATHCOV_PROFILE_DIR"] = report_dir
     environment.update(env or {})
-    return subprocess.Popen(cmd, env=environment, cwd=report_dir,
-                            stdout=stdout, stderr=subprocess.PIPE,
-                            preexec_fn=no_core_dump, **kwargs)
+    return subprocess.Popen(cmd, env=environment, cwd=cwd or report_dir,
+                            stdout=stdout, stderr=stderr, preexec_fn=set_up,
+                            **kwargs)
 
 
 def run(cmd, report_dir, status=0, stdout=None, stderr="", **kwargs):
@@ -141,18 +145,20 @@ def only(directory, names, what="files written"):
 WEIRD = 'src/w"eird\\.c:f\n\x01\xff\u00e9'
 
 
+# The residual paths of rt_residual counts.
+COUNTS = [("_Z5parsePKc", 8, 3), ("_Z5parsePKc", 13, 1), ("_Z5parsePKc", 0, 2),
+          ("sorted_fn", 3, 3), ("sorted_fn", 999, 1), ("sorted_fn", 0, 1),
+          ("untested_fn", 0, 1), ("untested_fn", 5, 6), ("stale_fn", 1, 2),
+          (WEIRD, 4, 1)]
+
+
 def scenario_counts(a, tmp):
     # Tested counts stay in the tables, the sentinel's count stays 0.
     pid, _ = run([a.residual, "counts"], tmp,
                  stdout="array 5 0 2 1 0\nsorted 4 0 1 0 1 0\n")
     only(tmp, [report_name(a.residual, pid, 0)])  # and no profile
     report = load(tmp, report_name(a.residual, pid, 0))
-    check_report(report, a.residual, pid,
-                 "exit", [("_Z5parsePKc", 8, 3), ("_Z5parsePKc", 13, 1),
-                          ("_Z5parsePKc", 0, 2), ("sorted_fn", 3, 3),
-                          ("sorted_fn", 999, 1), ("sorted_fn", 0, 1),
-                          ("untested_fn", 0, 1), ("untested_fn", 5, 6),
-                          ("stale_fn", 1, 2), (WEIRD, 4, 1)])
+    check_report(report, a.residual, pid, "exit", COUNTS)
     # The tested paths that ran, with their counts (in descriptor order,
     # which the linker decides).
     expect(sorted((t["identity"], t["id"], t["count"])
@@ -438,6 +444,173 @@ def scenario_dlopen(a, tmp):
                  "exit", [("lib_untested", 55, 1)])
 
 
+# ---------------------------------------------------- hostile surroundings
+
+
+def mode(path):
+    return stat.S_IMODE(os.lstat(path).st_mode)
+
+
+def scenario_secure(a, tmp):
+    # Set-user-ID root programs run by nobody, umask 000, with the
+    # environment naming a directory only root can write: nothing automatic
+    # is written (no report at exit or crash, no profile). A report the
+    # program asks for, to a path it chose, is written, mode 0600.
+    if os.geteuid() != 0:
+        raise Skip("needs root (to make set-user-ID programs)")
+    os.chmod(tmp, 0o755)  # nobody reaches the programs
+    programs = os.path.join(tmp, "bin")
+    os.mkdir(programs, 0o755)
+    setuid = {}
+    for name, path in (("residual", a.residual), ("prog", a.prog)):
+        setuid[name] = shutil.copy(path, programs)
+        os.chown(setuid[name], 0, 0)
+        os.chmod(setuid[name], 0o4755)
+    etc = os.path.join(tmp, "etc")
+    os.mkdir(etc, 0o755)
+    asked = os.path.join(etc, "asked")
+    os.mkdir(asked, 0o755)
+    nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    hostile = {"PATHCOV_REPORT_DIR": os.path.join(etc, "x", "sub"),
+               "PATHCOV_PROFILE_DIR": os.path.join(etc, "p"),
+               "PATHCOV_DIAGNOSTICS": "always"}
+    for cmd, status, stdout in (
+            ([setuid["residual"], "counts"], 0, None),
+            ([setuid["residual"], "crash", "segv"], -signal.SIGSEGV,
+             "crashing\n"),
+            ([setuid["prog"], "simple"], 0, ""),
+            ([setuid["residual"], "report-off", asked, "exit"], 0,
+             "write 0\n")):
+        run(nobody + cmd, etc, status=status, stdout=stdout, env=hostile,
+            umask=0)
+    expect(files(etc), ["asked"], "files written where the caller said")
+    only(asked, ["asked.json"], "the report the program asked for")
+    expect((mode(os.path.join(asked, "asked.json")),
+            os.stat(os.path.join(asked, "asked.json")).st_uid), (0o600, 0),
+           "its mode and owner")
+
+
+def scenario_modes(a, tmp):
+    # umask 000: what the runtime makes is its user's only, directories
+    # 0700, files 0600; an existing directory is left as it is.
+    made = os.path.join(tmp, "made", "for", "output")
+    proc = start([a.mixed], made, umask=0, cwd=tmp)
+    proc.communicate()
+    expect(proc.returncode, 0, "exit status")
+    only(made, [profile_name(a.mixed, proc.pid, 0),
+                report_name(a.mixed, proc.pid, 0)])
+    expect([mode(os.path.join(made, name)) for name in files(made)],
+           [0o600, 0o600], "modes of the profile and report")
+    expect([mode(os.path.join(tmp, d)) for d in
+            ("made", "made/for", "made/for/output")], [0o700] * 3,
+           "modes of the directories made")
+    os.chmod(made, 0o755)
+    pid, _ = run([a.residual, "report-off", made, "exit"], made,
+                 env={"PATHCOV_REPORT": "0"}, stdout="write 0\n", umask=0)
+    expect((mode(os.path.join(made, "asked.json")), mode(made)),
+           (0o600, 0o755), "the API's file and the existing directory")
+
+
+def scenario_symlinks(a, tmp):
+    # The report directory itself is never reached through a link; an
+    # earlier component is, if root or this user owns the link.
+    elsewhere = os.path.join(tmp, "elsewhere")
+    os.mkdir(elsewhere)
+    link = os.path.join(tmp, "link")
+    os.symlink(elsewhere, link)
+    loop = os.strerror(40)  # ELOOP
+    run([a.residual, "counts"], tmp, env={"PATHCOV_REPORT_DIR": link},
+        stdout=None, stderr=f"pathcov: cannot write report {link}: {loop}\n")
+    run([a.residual, "crash", "segv"], tmp, env={"PATHCOV_REPORT_DIR": link},
+        status=-signal.SIGSEGV, stdout="crashing\n",
+        stderr=f"pathcov: cannot write report {link} (errno 40)\n")
+    expect(files(elsewhere), [], "files written through the link")
+    pid, _ = run([a.residual, "counts"], tmp, stdout=None,
+                 env={"PATHCOV_REPORT_DIR": os.path.join(link, "sub")})
+    only(os.path.join(elsewhere, "sub"), [report_name(a.residual, pid, 0)],
+         "through a link of this user's")
+    if os.geteuid() != 0:
+        return  # only root can give a link to another user
+    planted = os.path.join(tmp, "planted")
+    os.symlink(elsewhere, planted)
+    os.lchown(planted, 65534, 65534)
+    target = os.path.join(planted, "other")
+    run([a.residual, "counts"], tmp, env={"PATHCOV_REPORT_DIR": target},
+        stdout=None, stderr=f"pathcov: cannot write report {target}: {loop}\n")
+    expect(files(elsewhere), ["sub"], "files written through nobody's link")
+
+
+def scenario_planted_names(a, tmp):
+    # Another user who knows the pid takes the names the report could have:
+    # the temporary names of the old runtime (pid and counter), the first
+    # final names (links to elsewhere). The report still lands, at the
+    # first free name, and nothing planted changes.
+    elsewhere = os.path.join(tmp, "elsewhere")
+    os.mkdir(elsewhere)
+    victim = os.path.join(elsewhere, "victim")
+    with open(victim, "w") as f:
+        f.write("victim\n")
+    directory = os.path.join(tmp, "reports")
+    os.mkdir(directory)
+
+    def plant():
+        pid = os.getpid()  # in the child: the program's
+        for n in range(10):
+            os.symlink(victim, os.path.join(
+                directory, report_name(a.residual, pid, n)))
+        final = report_name(a.residual, pid, 10)  # the first free one
+        for n in range(100):
+            open(os.path.join(directory, f".{final}-{pid}-{n}.tmp"),
+                 "w").close()
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    proc = subprocess.Popen(
+        [a.residual, "counts"], cwd=tmp, preexec_fn=plant,
+        env={"PATHCOV_REPORT_DIR": directory}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE)
+    _, err = proc.communicate()
+    expect((proc.returncode, err), (0, b""), "exit status and stderr")
+    names = files(directory)
+    expect(len(names), 10 + 100 + 1, "files: the planted ones and the report")
+    expect(report_name(a.residual, proc.pid, 10) in names, True,
+           "the report at the first free name")
+    with open(victim) as f:
+        expect(f.read(), "victim\n", "the planted links' target")
+    check_report(load(directory, report_name(a.residual, proc.pid, 10)),
+                 a.residual, proc.pid, "exit", COUNTS)
+
+
+def scenario_diagnostics(a, tmp):
+    # A program whose descriptor 2 is a data file (not opened for
+    # appending) finds no diagnostic in it; a log opened for appending
+    # does, and PATHCOV_DIAGNOSTICS=always writes whatever it is.
+    blocker = os.path.join(tmp, "a-file")
+    open(blocker, "w").close()
+    unwritable = {"PATHCOV_REPORT_DIR": os.path.join(blocker, "sub")}
+    data = os.path.join(tmp, "data")
+    for cmd, status in (([a.residual, "counts"], 0),
+                        ([a.residual, "crash", "segv"], -signal.SIGSEGV),
+                        ([a.mixed], 0)):  # a start-up warning (profile.c)
+        for how, env, append, written in (
+                ("data", {}, False, False),
+                ("log", {}, True, True),
+                ("forced", {"PATHCOV_DIAGNOSTICS": "always"}, False, True)):
+            with open(data, "wb") as f:
+                f.write(b"user data\n")
+            with open(data, "ab" if append else "r+b") as f:
+                f.seek(0, os.SEEK_END)
+                proc = start(cmd, tmp, env={**unwritable, **env},
+                             stdout=subprocess.DEVNULL, stderr=f)
+                proc.communicate()
+            expect(proc.returncode, status, f"{cmd} {how}: exit status")
+            with open(data, "rb") as f:
+                text = f.read()
+            expect((text.startswith(b"user data\npathcov: "),
+                    text == b"user data\n"), (written, not written),
+                   f"{cmd} {how}: diagnostics in the file {text!r}")
+
+
 if __name__ == "__main__":
     sys.exit(run_scenario(__doc__, ("residual", "mixed", "reslib",
-                                    "resuseslib", "resdlopen"), globals()))
+                                    "resuseslib", "resdlopen", "prog"),
+                          globals()))

@@ -31,7 +31,10 @@ extern "C" {
  * thread's increment, as plain counters can at any time).
  *
  * Returns 0, or -1 with errno set when the profile could not be written; a
- * one-line message then goes to stderr. If the file could not even be
+ * one-line message then goes to stderr. In a secure-execution program
+ * (set-user-ID, set-group-ID, file capabilities: AT_SECURE), whose profile
+ * directory would be its caller's choice, it writes nothing, prints
+ * nothing, keeps the counts and fails with EPERM. If the file could not even be
  * created (missing directory, permissions), no count was taken and the
  * counts stay for the next profile; a failure while writing (disk full)
  * loses the counts this profile held. A module without instrumented
@@ -54,7 +57,10 @@ int pathcov_reset(void);
 
 /* Writes the report to `path`: under a temporary name in the same
  * directory, renamed to `path` when complete (replacing any file of that
- * name). Returns 0, or -1 with errno set (nothing is left behind). */
+ * name, a symbolic link included, which is not followed), mode 0600. The
+ * directory must exist; it is taken as `path` names it, links and all (the
+ * program chose it), also in a secure-execution program. Returns 0, or -1
+ * with errno set (nothing is left behind). */
 int pathcov_report_write(const char *path);
 
 /* Writes the report to the open descriptor `fd` (a file, pipe or socket;
