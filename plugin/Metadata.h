@@ -26,7 +26,4 @@ std::string residualRecord(const FunctionMetadata &function,
 // A function left uninstrumented: identity and reason only.
 std::string skippedRecord(const FunctionMetadata &function);
 
-// Reads the corpus for residual mode; "" on success, else the problem.
-std::string loadCorpus(const std::string &file, TestedPathIndex &index);
-
 } // namespace pathcov

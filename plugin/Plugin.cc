@@ -3,6 +3,7 @@
 #include "Metadata.h"
 #include <nlohmann/json.hpp>
 #include "PluginOptions.h"
+#include "pathcov/format/CachedCorpus.h"
 #include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/core/Chords.h"
 #include "pathcov/core/Dag.h"
@@ -252,7 +253,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   if (help)
     fputs(kPluginHelp, stderr);
   if (gOptions.mode == PluginMode::Residual) {
-    const std::string corpusProblem = loadCorpus(gOptions.corpus, gCorpus);
+    const std::string corpusProblem = loadTestedPaths(gOptions.corpus, gCorpus);
     if (!corpusProblem.empty()) {
       error("pathcov: corpus %s", corpusProblem.c_str());
       return 1;

@@ -199,34 +199,6 @@ nlohmann::json toJson(const Corpus &corpus) {
   return doc;
 }
 
-TestedPathIndex readTestedPaths(const nlohmann::json &doc) {
-  checkFormat(doc, "pathcov-corpus", 1);
-  const JsonPath top;
-  TestedPathIndex index;
-  const auto functions = top.field<std::vector<nlohmann::json>>(doc, "functions");
-  for (size_t i = 0; i < functions.size(); ++i) {
-    const JsonPath at = top.at("functions").index(i);
-    const nlohmann::json &f = functions[i];
-    if (!at.optionalField<std::string>(f, "skipped", "").empty())
-      continue;
-    TestedPaths tested{at.field<std::string>(f, "checksum"), {}};
-    const auto paths = at.field<std::vector<nlohmann::json>>(f, "paths");
-    for (size_t k = 0; k < paths.size(); ++k)
-      tested.ids.push_back(at.at("paths").index(k).field<uint64_t>(paths[k], "id"));
-    // Field-observed paths are interesting too (docs/merge.md).
-    const auto field =
-        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {});
-    for (size_t k = 0; k < field.size(); ++k)
-      tested.ids.push_back(
-          at.at("field_paths").index(k).field<uint64_t>(field[k], "id"));
-    std::sort(tested.ids.begin(), tested.ids.end());
-    tested.ids.erase(std::unique(tested.ids.begin(), tested.ids.end()),
-                     tested.ids.end());
-    index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
-  }
-  return index;
-}
-
 Corpus readCorpus(const nlohmann::json &doc) {
   checkFormat(doc, "pathcov-corpus", 1);
   const JsonPath top;

@@ -6,7 +6,9 @@ namespace pathcov {
 
 namespace {
 
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '1'};
+// Version 2 added the trailing checksum.
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '2'};
+constexpr size_t kChecksumSize = 8;
 
 void put(std::string &out, uint64_t v) {
   char bytes[8];
@@ -74,15 +76,23 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
         put(out, id);
     }
   }
+  put(out, hashBytes(out));
   return out;
 }
 
 std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
                                                      uint64_t corpusHash) {
-  if (bytes.size() < sizeof kMagic ||
+  if (bytes.size() < sizeof kMagic + kChecksumSize ||
       std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
     return std::nullopt;
-  Reader in(bytes.substr(sizeof kMagic));
+  // Nothing is used before the checksum over everything else (the corpus
+  // hash included) matches: a damaged id would otherwise pass for tested.
+  const std::string_view checked = bytes.substr(0, bytes.size() - kChecksumSize);
+  uint64_t checksum;
+  std::memcpy(&checksum, bytes.data() + checked.size(), kChecksumSize);
+  if (checksum != hashBytes(checked))
+    return std::nullopt;
+  Reader in(checked.substr(sizeof kMagic));
   uint64_t hash, functions;
   if (!in.get(hash) || hash != corpusHash || !in.count(functions, 16))
     return std::nullopt;

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <random>
+
 using namespace pathcov;
 
 namespace {
@@ -14,6 +17,14 @@ TestedPathIndex sample() {
   index["lib.c:parse"] = {{"00000000000000bb", {}},
                           {"00000000000000cc", {1, uint64_t(1) << 60}}};
   return index;
+}
+
+// `bytes` with its trailing checksum made right again: damage the checksum
+// does not see.
+std::string resealed(std::string bytes) {
+  const uint64_t checksum = hashBytes(std::string_view(bytes).substr(0, bytes.size() - 8));
+  std::memcpy(&bytes[bytes.size() - 8], &checksum, 8);
+  return bytes;
 }
 
 } // namespace
@@ -43,7 +54,43 @@ TEST(TestedPathCache, RefusesAnotherCorpusAndDamage) {
   // A count far beyond the file's size is refused before any allocation.
   std::string huge = bytes;
   huge[16 + 7] = 0x7f;
-  EXPECT_FALSE(decodeTestedPathCache(huge, 42).has_value());
+  EXPECT_FALSE(decodeTestedPathCache(resealed(huge), 42).has_value());
+  // The format before the checksum (version 1) is refused.
+  std::string version1 = bytes.substr(0, bytes.size() - 8);
+  version1[7] = '1';
+  EXPECT_FALSE(decodeTestedPathCache(version1, 42).has_value());
+}
+
+// Any one damaged byte - in the magic, the corpus hash, an identity, an id
+// or the checksum itself - is refused.
+TEST(TestedPathCache, RefusesEveryFlippedByte) {
+  const std::string bytes = encodeTestedPathCache(sample(), 42);
+  for (size_t at = 0; at < bytes.size(); ++at)
+    for (const unsigned char flip : {0x01, 0x80, 0xff}) {
+      std::string damaged = bytes;
+      damaged[at] = static_cast<char>(damaged[at] ^ flip);
+      EXPECT_FALSE(decodeTestedPathCache(damaged, 42).has_value())
+          << "byte " << at << " ^ " << int(flip);
+    }
+}
+
+// Random damage to several bytes at once: refused, or (never seen, but the
+// only acceptable alternative) the index as it was.
+TEST(TestedPathCache, RefusesRandomDamage) {
+  const std::string bytes = encodeTestedPathCache(sample(), 42);
+  std::mt19937_64 random(7);
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string damaged = bytes;
+    const int flips = 2 + static_cast<int>(random() % 8);
+    for (int i = 0; i < flips; ++i)
+      damaged[random() % damaged.size()] ^= static_cast<char>(1 + random() % 255);
+    if (damaged == bytes)
+      continue;
+    // The encoding is one-to-one: the same bytes, the same index.
+    if (const auto decoded = decodeTestedPathCache(damaged, 42)) {
+      EXPECT_EQ(encodeTestedPathCache(*decoded, 42), bytes) << trial;
+    }
+  }
 }
 
 TEST(TestedPathCache, HashIsFnv1a) {

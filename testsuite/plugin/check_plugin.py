@@ -47,7 +47,7 @@ def main():
             (["mode=residual", "corpus=/nonexistent/corpus.json"],
              "pathcov: corpus /nonexistent/corpus.json: cannot open"),
             (["mode=residual", f"corpus={HERE}"],
-             f"pathcov: corpus {HERE}: cannot open: Is a directory")]:
+             f"pathcov: corpus {HERE}: not a regular file")]:
         r = compile_with(plugin, args, program)
         check(f"{args}: fails", r.returncode != 0)
         check(f"{args}: says why", message in r.stderr, r.stderr)

@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -124,8 +125,10 @@ struct TestedPaths {
   std::vector<uint64_t> ids;
 };
 using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
-// Throws InputError naming the place of the problem.
-TestedPathIndex readTestedPaths(const nlohmann::json &doc);
+// From the corpus's text, without building its DOM (a corpus is mostly
+// metadata this does not need). Throws InputError naming the place of the
+// problem: the JSON path, or the line and column of a syntax error.
+TestedPathIndex readTestedPaths(std::string_view json);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);
 

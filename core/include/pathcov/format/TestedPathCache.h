@@ -3,6 +3,11 @@
 // compilation; parsing megabytes of JSON in every one of a project's units
 // cost more than compiling them, so the first compilation leaves this copy
 // beside the corpus and the others read it.
+//
+// Layout (native byte order, the cache never leaves the machine): the magic
+// "pcovidx2", the corpus hash, the index, then FNV-1a (hashBytes) of all
+// that. The checksum finds damage, not forgery: who may have written the
+// file is for its reader to check (docs/residual-mode.md).
 #pragma once
 
 #include "pathcov/format/Corpus.h"
@@ -21,7 +26,8 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
                                   uint64_t corpusHash);
 
 // nullopt unless `bytes` is a well-formed cache of the corpus whose hash is
-// `corpusHash`: a damaged or foreign file is never trusted.
+// `corpusHash` and its checksum matches: a damaged or foreign file is never
+// trusted, and nothing of it is used before the checksum is checked.
 std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
                                                      uint64_t corpusHash);
 

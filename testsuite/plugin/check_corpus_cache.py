@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""Residual mode's corpus and its cache under attack: a residual build must
+compile exactly what the JSON corpus says, whatever else is beside it.
+
+- links planted where the cache or its temporary file goes are never
+  followed (the files they point to stay as they were);
+- a cache someone else could have written (another owner, writable by
+  others, in a directory others can write) is ignored, and none is written
+  into such a directory;
+- a damaged cache (one byte flipped) is ignored;
+- a FIFO as the corpus is a clear error, as the cache it is ignored: neither
+  hangs the compiler; a number beyond a double in the corpus is a clear
+  error naming the file and the place.
+
+usage: check_corpus_cache.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import json
+import os
+import shutil
+import stat
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "two_diamonds.c")
+failures = []
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(f"{what}{': ' + detail if detail else ''}")
+
+
+def residual(corpus, output, extra=()):
+    """Compiles two_diamonds.c against `corpus`: the result, or None if the
+    compiler hung (the test's failure, not its own)."""
+    try:
+        return subprocess.run(
+            ["gcc", "-O2", *extra, f"-fplugin={PLUGIN}",
+             "-fplugin-arg-pathcov-mode=residual",
+             f"-fplugin-arg-pathcov-corpus={corpus}", "-c", SOURCE, "-o", output],
+            capture_output=True, text=True, timeout=60)
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def fnv1a(data):
+    h = 0xcbf29ce484222325
+    for byte in data:
+        h = ((h ^ byte) * 0x100000001b3) & 0xFFFFFFFFFFFFFFFF
+    return h
+
+
+def forged_cache(corpus, magic):
+    """What an attacker who can read the corpus writes: a cache of it, in
+    the plugin's own format (`magic` from one it wrote), with every path of
+    every function tested: nothing would be reported."""
+    doc = json.load(open(corpus))
+
+    def text(s):
+        return struct.pack("<Q", len(s)) + s.encode()
+    out = magic + struct.pack("<QQ", fnv1a(open(corpus, "rb").read()),
+                              len(doc["functions"]))
+    for f in sorted(doc["functions"], key=lambda f: f["identity"]):
+        out += text(f["identity"]) + struct.pack("<Q", 1) + text(f["checksum"])
+        out += struct.pack("<Q", f["num_paths"])
+        out += b"".join(struct.pack("<Q", i) for i in range(f["num_paths"]))
+    if magic.endswith(b"2"):  # format 2 ends with its checksum
+        out += struct.pack("<Q", fnv1a(out))
+    return out
+
+
+def setup_directory(path, mode, corpus):
+    os.makedirs(path)
+    os.chmod(path, mode)
+    shutil.copy(corpus, os.path.join(path, "corpus.json"))
+    return os.path.join(path, "corpus.json")
+
+
+def same_object(what, result, output, reference):
+    if result is None:
+        check(f"{what}: does not hang the compiler", False)
+        return
+    check(f"{what}: builds", result.returncode == 0, result.stderr)
+    check(f"{what}: what the JSON says",
+          os.path.exists(output) and
+          open(output, "rb").read() == open(reference, "rb").read())
+
+
+def main():
+    global PLUGIN
+    PLUGIN, runtime, pathcov, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    os.chmod(work, 0o755)
+
+    # The corpus: two_diamonds ran 2 of its 4 paths.
+    program = os.path.join(work, "program")
+    subprocess.run(["gcc", "-O2", f"-fplugin={PLUGIN}", SOURCE, "-o", program,
+                    runtime, "-lpthread"], check=True)
+    profiles = os.path.join(work, "profiles")
+    subprocess.run([program], capture_output=True, check=True,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    corpus = os.path.join(work, "corpus.json")
+    subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
+
+    # What the JSON says, and the cache the plugin leaves.
+    home = setup_directory(os.path.join(work, "home"), 0o755, corpus)
+    cache = home + ".pathcov-cache"
+    reference = os.path.join(work, "reference.o")
+    r = residual(home, reference)
+    check("reference build", r is not None and r.returncode == 0,
+          r.stderr if r else "hung")
+    check("cache: written", os.path.isfile(cache))
+    check("cache: mode 0600", os.path.isfile(cache) and
+          stat.S_IMODE(os.stat(cache).st_mode) == 0o600,
+          oct(os.stat(cache).st_mode) if os.path.exists(cache) else "")
+    check("cache: no temporary file left",
+          sorted(os.listdir(os.path.dirname(home))) ==
+          ["corpus.json", "corpus.json.pathcov-cache"],
+          str(os.listdir(os.path.dirname(home))))
+    good = open(cache, "rb").read()
+    output = os.path.join(work, "out.o")
+    same_object("cache: used", residual(home, output), output, reference)
+
+    # Links where the cache and its temporary go (the temporary's old name
+    # was the compiler's pid: a -wrapper learns it, as an attacker
+    # guessing pids would).
+    victims = [os.path.join(work, name) for name in ("victim1", "victim2")]
+    for victim in victims:
+        with open(victim, "w") as f:
+            f.write("secret\n")
+        os.chmod(victim, 0o600)
+    linked = setup_directory(os.path.join(work, "linked"), 0o755, corpus)
+    os.symlink(victims[0], linked + ".pathcov-cache")
+    wrapper = os.path.join(work, "plant-links.sh")
+    with open(wrapper, "w") as f:
+        f.write(f'#!/bin/sh\nln -s {victims[1]} {linked}.pathcov-cache.$$.tmp\n'
+                'exec "$@"\n')
+    os.chmod(wrapper, 0o755)
+    same_object("links", residual(linked, output, ["-wrapper", wrapper]),
+                output, reference)
+    for victim in victims:
+        check(f"links: {os.path.basename(victim)} untouched",
+              open(victim, "rb").read() == b"secret\n" and
+              stat.S_IMODE(os.stat(victim).st_mode) == 0o600)
+
+    # Forged caches: right key, right format, all paths "tested".
+    forged = forged_cache(home, good[:8])
+    if os.geteuid() == 0:
+        with open(cache, "wb") as f:
+            f.write(forged)
+        os.chown(cache, 65534, 65534)
+        same_object("cache owned by another user", residual(home, output),
+                    output, reference)
+    os.remove(cache)
+    with open(cache, "wb") as f:
+        f.write(forged)
+    os.chmod(cache, 0o666)
+    same_object("cache writable by others", residual(home, output), output,
+                reference)
+    shared = setup_directory(os.path.join(work, "shared"), 0o777, corpus)
+    same_object("directory writable by others", residual(shared, output),
+                output, reference)
+    check("directory writable by others: no cache written",
+          not os.path.exists(shared + ".pathcov-cache"))
+    with open(shared + ".pathcov-cache", "wb") as f:
+        f.write(forged)
+    os.chmod(shared + ".pathcov-cache", 0o600)
+    same_object("directory writable by others: its cache ignored",
+                residual(shared, output), output, reference)
+    sticky = setup_directory(os.path.join(work, "sticky"), 0o1777, corpus)
+    same_object("sticky directory", residual(sticky, output), output, reference)
+    check("sticky directory: cache written",
+          os.path.exists(sticky + ".pathcov-cache"))
+
+    # Damage: one byte flipped, every 7th in turn (core/tests flip them
+    # all): 7 is prime to the 8 of a word, so every byte of some word.
+    for at in range(0, len(good), 7):
+        damaged = bytearray(good)
+        damaged[at] ^= 0x01
+        os.remove(cache)
+        with open(cache, "wb") as f:
+            f.write(damaged)
+        os.chmod(cache, 0o600)
+        before = len(failures)
+        same_object(f"cache byte {at} flipped", residual(home, output), output,
+                    reference)
+        if len(failures) > before:
+            break
+
+    # FIFOs: the corpus is refused, the cache ignored; neither hangs.
+    os.remove(cache)
+    os.mkfifo(cache)
+    same_object("cache a FIFO", residual(home, output), output, reference)
+    fifo = os.path.join(work, "fifo.json")
+    os.mkfifo(fifo)
+    r = residual(fifo, output)
+    check("corpus a FIFO: does not hang", r is not None)
+    check("corpus a FIFO: a clear error",
+          r is not None and r.returncode != 0 and
+          f"pathcov: corpus {fifo}: not a regular file" in r.stderr and
+          "internal compiler error" not in r.stderr, r.stderr if r else "")
+
+    # A number beyond a double.
+    overflow = os.path.join(work, "overflow.json")
+    with open(overflow, "w") as f:
+        f.write('{"format": "pathcov-corpus", "format_version": "1.1",\n'
+                ' "functions": [{"identity": "f", "checksum": "c",\n'
+                '   "paths": [{"id": 1e400}]}]}\n')
+    r = residual(overflow, output)
+    check("1e400: a clear error with its place",
+          r is not None and r.returncode != 0 and
+          f"pathcov: corpus {overflow}: parse error at line 3, column 25: "
+          "number overflow parsing '1e400'" in r.stderr and
+          "internal compiler error" not in r.stderr, r.stderr if r else "")
+
+    if failures:
+        sys.exit("FAIL:\n  " + "\n  ".join(failures))
+    print("ok: the corpus cache is trusted only when it can be")
+
+
+if __name__ == "__main__":
+    main()
