@@ -173,7 +173,7 @@ int runShow(const ShowOptions &options) {
   nlohmann::json functions = nlohmann::json::array();
   try {
     // The file is named once, by reportError below.
-    const Corpus corpus = readCorpus(parseJson(readInput(options.corpus)));
+    const Corpus corpus = readCorpus(readJson(options.corpus));
     for (const CorpusFunction *f : inSourceOrder(corpus)) {
       if (!selected(options, f->metadata))
         continue;
