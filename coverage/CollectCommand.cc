@@ -35,15 +35,11 @@ std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
       files.push_back(input);
       continue;
     }
-    std::vector<std::string> inDirectory;
-    for (const auto &entry : std::filesystem::directory_iterator(input, error)) {
-      const std::string name = entry.path().filename().string();
-      if (name.rfind("pathcov-", 0) == 0 && entry.path().extension() == ".json")
-        inDirectory.push_back(entry.path().string());
-    }
-    if (error)
-      throw InputError(input + ": cannot list: " + error.message());
-    std::sort(inDirectory.begin(), inDirectory.end());
+    const std::vector<std::string> inDirectory =
+        regularFilesIn("collect", input, [](const std::string &name) {
+          return name.rfind("pathcov-", 0) == 0 &&
+                 std::filesystem::path(name).extension() == ".json";
+        });
     files.insert(files.end(), inDirectory.begin(), inDirectory.end());
   }
   return files;

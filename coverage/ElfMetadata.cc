@@ -1,12 +1,11 @@
 #include "ElfMetadata.h"
 
+#include "FileIo.h"
+
 #include "pathcov/format/InputError.h"
 
-#include <fcntl.h>
 #include <gelf.h>
-#include <unistd.h>
 
-#include <cerrno>
 #include <cstring>
 #include <memory>
 
@@ -62,13 +61,15 @@ ModuleMetadata readModuleMetadata(const std::string &path) {
   };
   if (elf_version(EV_CURRENT) == EV_NONE)
     throw fail("libelf is unusable");
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    throw fail(std::strerror(errno));
-  const std::unique_ptr<int, void (*)(int *)> closeFd(
-      new int(fd), [](int *f) { close(*f); delete f; });
+  FileDescriptor file = [&] {
+    try {
+      return openRegularFile(path);
+    } catch (const InputError &e) {
+      throw fail(e.what());
+    }
+  }();
   const std::unique_ptr<Elf, int (*)(Elf *)> elf(
-      elf_begin(fd, ELF_C_READ_MMAP, nullptr), elf_end);
+      elf_begin(file.get(), ELF_C_READ_MMAP, nullptr), elf_end);
   if (!elf || elf_kind(elf.get()) != ELF_K_ELF)
     throw fail("not an ELF file");
   size_t namesIndex;

@@ -3,11 +3,17 @@
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
-#include <memory>
+#include <iterator>
+#include <random>
 
 namespace pathcov {
 
@@ -20,67 +26,296 @@ int reportError(const std::string &command, const std::string &file,
 namespace {
 std::string errnoText() { return std::strerror(errno); }
 
-// stdio rather than iostreams: fread reports a read error (a directory, an
-// I/O error) where an istream would take it for the end of the file.
-std::string readAll(std::FILE *file) {
-  std::string text;
-  char buffer[1 << 16];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0)
-    text.append(buffer, n);
-  if (std::ferror(file))
-    throw InputError("cannot read: " + errnoText());
-  return text;
+std::string tooLarge() {
+  return "larger than the input limit of " +
+         std::to_string(kMaxInputBytes >> 20) + " MiB";
 }
 
-} // namespace
-
-std::string readInput(const std::string &path) {
-  if (path == "-")
-    return readAll(stdin);
-  struct Closer {
-    void operator()(std::FILE *file) const { std::fclose(file); }
-  };
-  const std::unique_ptr<std::FILE, Closer> file(std::fopen(path.c_str(), "rb"));
-  if (!file)
-    throw InputError("cannot open: " + errnoText());
-  return readAll(file.get());
+std::string kindOf(mode_t mode) {
+  if (S_ISDIR(mode))
+    return "a directory";
+  if (S_ISFIFO(mode))
+    return "a FIFO";
+  if (S_ISCHR(mode) || S_ISBLK(mode))
+    return "a device";
+  if (S_ISSOCK(mode))
+    return "a socket";
+  if (S_ISLNK(mode))
+    return "a symbolic link";
+  return "not a regular file";
 }
 
-nlohmann::json parseJson(const std::string &text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error &e) {
-    throw InputError(jsonErrorText(e)); // names the line and column
+// Reads a file descriptor a buffer at a time, at most kMaxInputBytes in all.
+class InputBytes {
+public:
+  explicit InputBytes(int fd) : fd_(fd) {}
+
+  // False at the end of the input. Throws InputError on a read error or
+  // past the limit (standard input has no size to check beforehand).
+  bool fill() {
+    if (next_ < end_)
+      return true;
+    ssize_t n;
+    do
+      n = read(fd_, buffer_, sizeof buffer_);
+    while (n < 0 && errno == EINTR);
+    if (n < 0)
+      throw InputError("cannot read: " + errnoText());
+    total_ += static_cast<uint64_t>(n);
+    if (total_ > kMaxInputBytes)
+      throw InputError(tooLarge());
+    next_ = buffer_;
+    end_ = buffer_ + n;
+    return n > 0;
   }
+  const char *next_ = nullptr, *end_ = nullptr;
+
+private:
+  int fd_;
+  uint64_t total_ = 0;
+  char buffer_[1 << 16];
+};
+
+// The bytes of an InputBytes as an input iterator, for nlohmann's parser.
+class InputIterator {
+public:
+  using iterator_category = std::input_iterator_tag;
+  using value_type = char;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const char *;
+  using reference = const char &;
+
+  InputIterator() = default; // the end
+  explicit InputIterator(InputBytes &bytes) : bytes_(&bytes) {}
+  reference operator*() const { return *bytes_->next_; }
+  InputIterator &operator++() {
+    ++bytes_->next_;
+    return *this;
+  }
+  bool operator==(const InputIterator &other) const {
+    return atEnd() == other.atEnd();
+  }
+  bool operator!=(const InputIterator &other) const { return !(*this == other); }
+
+private:
+  bool atEnd() const { return !bytes_ || !bytes_->fill(); }
+  InputBytes *bytes_ = nullptr;
+};
+
+// nlohmann's DOM builder, but every parse error is an InputError with its
+// place: a number too large for a double is reported as an out_of_range
+// exception that, unlike a parse_error, does not say where it is.
+class DomParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
+public:
+  using json_sax_dom_parser::json_sax_dom_parser;
+
+  // `end` is the offset just past `token`; the message gives the offset of
+  // its first byte, as grep -b does.
+  template <class Exception>
+  bool parse_error(size_t end, const std::string &token, const Exception &e) {
+    if constexpr (std::is_same_v<Exception, nlohmann::json::parse_error>)
+      throw InputError(jsonErrorText(e)); // names the line and column
+    else
+      throw InputError("parse error at byte " +
+                       std::to_string(end - std::min(end, token.size())) +
+                       ": " + jsonErrorText(e));
+  }
+};
+
+template <typename Input> nlohmann::json parseFrom(Input first, Input last) {
+  nlohmann::json doc;
+  DomParser parser(doc);
+  nlohmann::json::sax_parse(first, last, &parser);
+  return doc;
 }
 
-// Writes to `path`, or standard output if it is "-".
-int writeOutput(const std::string &command, const std::string &path,
-                const std::string &text) {
+bool writeAll(int fd, const std::string &text) {
+  for (size_t done = 0; done < text.size();) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno != EINTR)
+      return false;
+    if (n > 0)
+      done += static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// Standard output, a device, a FIFO: there is no file to replace.
+int writeInPlace(const std::string &command, const std::string &path,
+                 const std::string &text) {
   const bool toStdout = path == "-";
   const std::string name = toStdout ? "<stdout>" : path;
-  std::FILE *file = toStdout ? stdout : std::fopen(path.c_str(), "wb");
-  if (!file)
+  const int fd =
+      toStdout ? 1 : open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
     return reportError(command, name, "cannot open for writing: " + errnoText(),
                        kExitOutputError);
-  // Flushing (fclose for a file, which some file systems only report
-  // errors on) is what really writes; after a failed fwrite it fails too,
-  // so errno then tells why either way.
-  const bool written =
-      std::fwrite(text.data(), 1, text.size(), file) == text.size();
-  const bool flushed = (toStdout ? std::fflush(file) : std::fclose(file)) == 0;
-  if (!written || !flushed)
+  bool written = writeAll(fd, text);
+  if (!toStdout && close(fd) != 0) // some file systems report errors only here
+    written = false;
+  if (!written)
     return reportError(command, name, "cannot write: " + errnoText(), kExitOutputError);
   return kExitSuccess;
 }
 
+std::string randomSuffix() {
+  std::random_device random;
+  const uint64_t bits = (uint64_t(random()) << 32) | random();
+  static const char digits[] = "0123456789abcdef";
+  std::string text;
+  for (int shift = 60; shift >= 0; shift -= 4)
+    text += digits[(bits >> shift) & 15];
+  return text;
+}
+
+// Writes a temporary file next to `path` and renames it over `path`, so
+// that `path` is the old file or the whole new one, whatever happens: a
+// full disk, a kill, a concurrent writer (each has its own temporary).
+// `old` is the file being replaced, if any: the new one keeps its
+// permissions.
+int replaceFile(const std::string &command, const std::string &path,
+                const std::string &text, const struct stat *old) {
+  const size_t slash = path.rfind('/');
+  const std::string directory =
+      slash == std::string::npos ? "." : path.substr(0, slash + 1);
+  const std::string temporary = (slash == std::string::npos ? "" : directory) +
+                                "." + path.substr(slash + 1) + ".pathcov-" +
+                                randomSuffix();
+  // O_EXCL | O_NOFOLLOW: never write through a file or link someone put
+  // there. A new file gets the usual 0666 less the umask; a replacement
+  // starts private and then takes the old file's permissions.
+  const int fd = open(temporary.c_str(),
+                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                      old ? 0600 : 0666);
+  if (fd < 0)
+    return reportError(command, path, "cannot open for writing: " + errnoText(),
+                       kExitOutputError);
+  bool done;
+  {
+    const FileDescriptor file(fd);
+    done = (!old || fchmod(fd, old->st_mode & 07777) == 0) &&
+           writeAll(fd, text) && fsync(fd) == 0;
+  }
+  if (!done || rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    unlink(temporary.c_str());
+    errno = error;
+    return reportError(command, path, "cannot write: " + errnoText(),
+                       kExitOutputError);
+  }
+  // Makes the rename itself durable. The new file is in place already, so
+  // a file system that cannot sync a directory is no reason to fail.
+  const int dir = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    fsync(dir);
+    close(dir);
+  }
+  return kExitSuccess;
+}
+
+} // namespace
+
+FileDescriptor::~FileDescriptor() {
+  if (fd_ >= 0)
+    close(fd_);
+}
+
+FileDescriptor openRegularFile(const std::string &path) {
+  // O_NONBLOCK: opening a FIFO would otherwise wait for a writer.
+  FileDescriptor file(open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (file.get() < 0)
+    throw InputError("cannot open: " + errnoText());
+  struct stat st;
+  if (fstat(file.get(), &st) != 0)
+    throw InputError("cannot open: " + errnoText());
+  if (!S_ISREG(st.st_mode))
+    throw InputError("not a regular file: " + kindOf(st.st_mode));
+  const int flags = fcntl(file.get(), F_GETFL);
+  if (flags < 0 || fcntl(file.get(), F_SETFL, flags & ~O_NONBLOCK) != 0)
+    throw InputError("cannot open: " + errnoText());
+  return file;
+}
+
+std::vector<std::string>
+regularFilesIn(const std::string &command, const std::string &directory,
+               const std::function<bool(const std::string &name)> &wanted) {
+  std::vector<std::string> files;
+  std::error_code error;
+  for (const auto &entry :
+       std::filesystem::directory_iterator(directory, error)) {
+    const std::string path = entry.path().string();
+    if (!wanted(entry.path().filename().string()))
+      continue;
+    struct stat st;
+    const bool found = lstat(path.c_str(), &st) == 0; // gone since listed?
+    if (found && S_ISREG(st.st_mode))
+      files.push_back(path);
+    else
+      std::cerr << "pathcov " << command << ": " << path << ": skipped: "
+                << (found ? kindOf(st.st_mode) : errnoText()) << '\n';
+  }
+  if (error)
+    throw InputError(directory + ": cannot list: " + error.message());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+namespace {
+// `path`, or for "-" a copy of standard input (closing it leaves stdin open);
+// InputBytes counts what standard input gives against the limit.
+FileDescriptor openInput(const std::string &path) {
+  if (path != "-") {
+    FileDescriptor file = openRegularFile(path);
+    struct stat st;
+    if (fstat(file.get(), &st) == 0 &&
+        static_cast<uint64_t>(st.st_size) > kMaxInputBytes) // fail fast
+      throw InputError("is " + std::to_string(st.st_size) + " bytes, " +
+                       tooLarge());
+    return file;
+  }
+  FileDescriptor in(dup(0));
+  if (in.get() < 0)
+    throw InputError("cannot read: " + errnoText());
+  return in;
+}
+} // namespace
+
+std::string readInput(const std::string &path) {
+  const FileDescriptor file = openInput(path);
+  InputBytes bytes(file.get());
+  std::string text;
+  while (bytes.fill()) {
+    text.append(bytes.next_, bytes.end_);
+    bytes.next_ = bytes.end_;
+  }
+  return text;
+}
+
+nlohmann::json parseJson(const std::string &text) {
+  return parseFrom(text.begin(), text.end());
+}
+
+nlohmann::json readJson(const std::string &path) {
+  const FileDescriptor file = openInput(path);
+  InputBytes bytes(file.get());
+  return parseFrom(InputIterator(bytes), InputIterator());
+}
+
 nlohmann::json readJsonFile(const std::string &path) {
   try {
-    return parseJson(readInput(path));
+    return readJson(path);
   } catch (const InputError &e) {
     throw InputError(displayName(path) + ": " + e.what());
   }
+}
+
+int writeOutput(const std::string &command, const std::string &path,
+                const std::string &text) {
+  struct stat st;
+  const bool exists = path != "-" && stat(path.c_str(), &st) == 0;
+  if (path == "-" || (exists && !S_ISREG(st.st_mode)))
+    return writeInPlace(command, path, text);
+  return replaceFile(command, path, text, exists ? &st : nullptr);
 }
 
 std::string displayName(const std::string &path) {

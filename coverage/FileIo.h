@@ -5,17 +5,61 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
 namespace pathcov {
 
-// The whole of `path` ("-": standard input). Throws InputError.
+// The most a tool reads of one input (a file's size, or what standard input
+// gives): more than the corpus of a large project needs, little enough that
+// a stray file or device costs no more memory than such a corpus.
+inline constexpr uint64_t kMaxInputBytes = uint64_t(512) << 20;
+
+// A file descriptor, closed when it goes.
+class FileDescriptor {
+public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  FileDescriptor(FileDescriptor &&other) noexcept : fd_(other.fd_) {
+    other.fd_ = -1;
+  }
+  FileDescriptor(const FileDescriptor &) = delete;
+  FileDescriptor &operator=(const FileDescriptor &) = delete;
+  ~FileDescriptor();
+  int get() const { return fd_; }
+
+private:
+  int fd_;
+};
+
+// Opens `path` for reading without blocking on a FIFO, and checks that it is
+// a regular file (a FIFO or device would hang the tool or never end); of
+// any size: an ELF module is mapped, not read. Throws InputError.
+FileDescriptor openRegularFile(const std::string &path);
+
+// The regular files of `directory` whose names `wanted` accepts, sorted.
+// Anything else by such a name (a FIFO, a device, a subdirectory, a
+// symbolic link) is skipped with one line on standard error for `command`:
+// anyone may drop things into a directory of field reports. A link named on
+// the command line is followed; one found in a directory is not. Throws
+// InputError if the directory cannot be listed.
+std::vector<std::string>
+regularFilesIn(const std::string &command, const std::string &directory,
+               const std::function<bool(const std::string &name)> &wanted);
+
+// The whole of `path` ("-": standard input), at most kMaxInputBytes.
+// Throws InputError.
 std::string readInput(const std::string &path);
 
-// Parses JSON text. Throws InputError naming the line and column.
+// Parses JSON text. Throws InputError naming where in the text the problem is.
 nlohmann::json parseJson(const std::string &text);
 
-// readInput + parseJson, with the file named in the error.
+// Parses the JSON document in `path` ("-": standard input) as it reads it,
+// so that a bad byte stops the reading. Throws InputError like parseJson.
+nlohmann::json readJson(const std::string &path);
+
+// readJson, with the file named in the error.
 nlohmann::json readJsonFile(const std::string &path);
 
 // How the tools name a path in messages: "-" is <stdin>.
@@ -26,7 +70,9 @@ int reportError(const std::string &command, const std::string &file,
                 const std::string &problem, ExitCode code);
 
 // Writes `text` to `path` ("-": standard output); on failure reports it for
-// `command` and returns kExitOutputError.
+// `command` and returns kExitOutputError. A regular file (or a new one) is
+// replaced atomically: readers and a failure or crash midway see the old
+// file or the new one, never part of it. A device or FIFO is written to.
 int writeOutput(const std::string &command, const std::string &path,
                 const std::string &text);
 

@@ -12,7 +12,6 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -104,9 +103,12 @@ bool parseBool(const std::string &key, const std::string &value) {
 // Reads `key = value` lines (# comments) into the options that no flag
 // set: the command line wins over the file.
 void applyConfig(GateOptions &o, const GateFlags &flags) {
-  std::ifstream in(o.config);
-  if (!in)
-    throw UsageError(o.config + ": cannot open the config file");
+  std::istringstream in;
+  try {
+    in.str(readInput(o.config));
+  } catch (const InputError &e) {
+    throw UsageError(o.config + ": cannot open the config file: " + e.what());
+  }
   std::string directory;
   if (const size_t slash = o.config.rfind('/'); slash != std::string::npos)
     directory = o.config.substr(0, slash + 1);
@@ -181,7 +183,7 @@ struct LoadedCorpus {
 
 LoadedCorpus load(const std::string &path) {
   // Not readJsonFile: runGate names the file in every message itself.
-  LoadedCorpus loaded{readCorpus(parseJson(readInput(path))), {}};
+  LoadedCorpus loaded{readCorpus(readJson(path)), {}};
   loaded.field = fieldRunsByFunction(loaded.corpus);
   return loaded;
 }

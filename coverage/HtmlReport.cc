@@ -6,11 +6,11 @@
 #include "PathText.h"
 
 #include "pathcov/core/Paths.h"
+#include "pathcov/format/InputError.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -524,9 +524,12 @@ std::string filePage(const std::string &name, const FileProjection &file,
         sum.tested = saturatingAdd(sum.tested, lp.tested);
       }
   std::vector<std::string> source;
-  std::ifstream in(name);
-  for (std::string line; in && std::getline(in, line);)
-    source.push_back(line);
+  try { // the corpus names the file: it may be gone, or a FIFO
+    std::istringstream in(readInput(name));
+    for (std::string line; std::getline(in, line);)
+      source.push_back(line);
+  } catch (const InputError &) {
+  }
   int last = static_cast<int>(source.size());
   if (!file.lines.empty())
     last = std::max(last, file.lines.rbegin()->first);
@@ -595,17 +598,17 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
   for (size_t i = 0; i < projection.functions.size(); ++i)
     views.push_back(viewOf(projection.functions[i], i));
   const std::map<std::string, std::string> pages = pageNames(projection.files);
+  // Each page is replaced atomically, the index last: a browser never
+  // follows it to a page not yet written, though until the index is in
+  // place it may show the previous report's.
   const std::string prefix = dir + "/";
-  if (int code = writeOutput(
-          "report", prefix + "index.html",
-          indexPage(corpus, projection, pages, views, options)))
-    return code;
   for (const auto &[name, file] : projection.files)
     if (int code =
             writeOutput("report", prefix + pages.at(name),
                         filePage(name, file, views, field, options)))
       return code;
-  return kExitSuccess;
+  return writeOutput("report", prefix + "index.html",
+                     indexPage(corpus, projection, pages, views, options));
 }
 
 } // namespace pathcov

@@ -38,15 +38,12 @@ std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
       files.push_back(input);
       continue;
     }
-    std::vector<std::string> inDirectory;
-    for (const auto &entry : std::filesystem::directory_iterator(input, error))
-      if (entry.path().extension() == ".json" && !entry.is_directory())
-        inDirectory.push_back(entry.path().string());
-    if (error)
-      throw InputError(input + ": cannot list: " + error.message());
+    const std::vector<std::string> inDirectory =
+        regularFilesIn("merge", input, [](const std::string &name) {
+          return std::filesystem::path(name).extension() == ".json";
+        });
     if (inDirectory.empty())
       throw InputError(input + ": no *.json corpus or report in the directory");
-    std::sort(inDirectory.begin(), inDirectory.end());
     files.insert(files.end(), inDirectory.begin(), inDirectory.end());
   }
   return files;
@@ -172,7 +169,7 @@ int runMerge(const MergeOptions &options) {
       const nlohmann::json doc = readJsonFile(file);
       const auto format = doc.is_object() ? doc.find("format") : doc.end();
       if (doc.is_object() && format != doc.end() && *format == "pathcov-report") {
-        foldReport(out, readReport(file));
+        foldReport(out, readReport(doc, file));
       } else {
         Corpus in;
         try {

@@ -34,7 +34,7 @@ int runNumber(const NumberOptions &options) {
   const std::string inputName = displayName(options.input);
   std::string text;
   try {
-    const CfgInput input = readCfgJson(parseJson(readInput(options.input)));
+    const CfgInput input = readCfgJson(readJson(options.input));
     const FunctionNumbering numbering =
         numberFunction(input, options.pathLimit);
     text = numberingJson(input, numbering, options.allPaths).dump(2) + "\n";

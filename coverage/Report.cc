@@ -16,7 +16,10 @@ bool isLowerHex(const std::string &text) {
 } // namespace
 
 Report readReport(const std::string &file) {
-  const nlohmann::json doc = readJsonFile(file);
+  return readReport(readJsonFile(file), file);
+}
+
+Report readReport(const nlohmann::json &doc, const std::string &file) {
   try {
     checkFormat(doc, "pathcov-report", 1);
     const JsonPath top;

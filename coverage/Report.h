@@ -2,6 +2,8 @@
 // "Reports"; schemas/report.schema.json).
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -34,5 +36,8 @@ struct Report {
 
 // Throws InputError naming the file and the problem.
 Report readReport(const std::string &file);
+
+// The same, from `file`'s document read already.
+Report readReport(const nlohmann::json &doc, const std::string &file);
 
 } // namespace pathcov

@@ -501,7 +501,7 @@ int runReport(const ReportOptions &options) {
   }
   std::string text;
   try {
-    const nlohmann::json doc = parseJson(readInput(options.corpus));
+    const nlohmann::json doc = readJson(options.corpus);
     const Corpus corpus = readCorpus(doc);
     if (options.format == "html")
       return writeHtmlReport(corpus, projectCorpus(corpus), fieldRunsByFunction(corpus),

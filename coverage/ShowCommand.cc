@@ -281,7 +281,7 @@ int runShow(const ShowOptions &options) {
   nlohmann::json functions = nlohmann::json::array();
   try {
     // The file is named once, by reportError below.
-    const Corpus corpus = readCorpus(parseJson(readInput(options.corpus)));
+    const Corpus corpus = readCorpus(readJson(options.corpus));
     const FieldRuns field = fieldRunsByFunction(corpus);
     ShowTotals totals;
     for (const CorpusFunction *f : functionsToShow(options, corpus)) {

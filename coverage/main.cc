@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <exception>
 #include <iostream>
 
@@ -19,6 +20,10 @@ int main(int argc, char **argv) {
   app.set_version_flag("--version", "pathcov " PATHCOV_VERSION);
   app.require_subcommand(1);
   app.footer(pathcov::kExitCodeHelp); // subcommands added later inherit it
+
+  // A file-size limit (ulimit -f) then fails the write with EFBIG, which
+  // writeOutput reports and cleans up after, rather than killing the tool.
+  std::signal(SIGXFSZ, SIG_IGN);
 
   int exitCode = pathcov::kExitSuccess;
   pathcov::addNumberCommand(app, exitCode);
