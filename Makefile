@@ -1,11 +1,12 @@
 # A thin wrapper over CMake + CTest. `make`, `make check`, `make demo`, `make bench`,
-# `make install` (PREFIX=/usr/local). Build tree: $(BUILD).
+# `make install` (PREFIX=/usr/local). Build tree: $(BUILD). `make
+# check-sanitize` and `make fuzz` (docs/testing.md) have their own trees.
 BUILD ?= build
 PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all check demo install clean bench
+.PHONY: all check check-sanitize fuzz demo install clean bench
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -15,6 +16,32 @@ $(BUILD)/CMakeCache.txt:
 
 check: all
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+# The tests that need no plugin, under ASan and UBSan (CMakeLists.txt).
+SANITIZE_BUILD ?= build-sanitize
+check-sanitize: $(SANITIZE_BUILD)/CMakeCache.txt
+	cmake --build $(SANITIZE_BUILD) -j $(JOBS)
+	ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j $(JOBS)
+
+$(SANITIZE_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(SANITIZE_BUILD) -DPATHCOV_SANITIZE=ON $(CMAKE_FLAGS)
+
+# AFL++ on each reader for FUZZ_SECONDS (FUZZ_READERS: some of them), with
+# ASan and UBSan; fails if any run found a crash or a hang.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_READERS ?=
+fuzz: $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	python3 fuzz/run_fuzz.py --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) \
+	  $(FUZZ_READERS)
+
+# afl-clang-fast: Debian's afl-gcc-fast refuses its own GCC 12 ("GCC and
+# plugin have incompatible versions").
+$(FUZZ_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=afl-clang-fast \
+	  -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DPATHCOV_FUZZ=ON \
+	  -DPATHCOV_SANITIZE=ON -DBUILD_TESTING=OFF
 
 demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
@@ -30,4 +57,4 @@ install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD) $(FUZZ_BUILD)

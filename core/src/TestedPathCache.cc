@@ -109,8 +109,11 @@ std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
       if (!in.get(tested.checksum) || !in.count(ids, 8))
         return std::nullopt;
       tested.ids.resize(ids);
-      for (uint64_t &id : tested.ids)
-        in.get(id);
+      for (uint64_t i = 0; i < ids; ++i)
+        // As readTestedPaths left them: ascending, each once.
+        if (!in.get(tested.ids[i]) ||
+            (i > 0 && tested.ids[i] <= tested.ids[i - 1]))
+          return std::nullopt;
       entry.push_back(std::move(tested));
     }
   }

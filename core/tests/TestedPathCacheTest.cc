@@ -93,6 +93,18 @@ TEST(TestedPathCache, RefusesRandomDamage) {
   }
 }
 
+// The plugin trusts a cache as it trusts readTestedPaths: ids ascending,
+// each once (a damaged cache found by fuzzing repeated an id).
+TEST(TestedPathCache, RefusesIdsOutOfOrder) {
+  for (const std::vector<uint64_t> &ids :
+       {std::vector<uint64_t>{3, 3}, std::vector<uint64_t>{7, 0}}) {
+    TestedPathIndex index;
+    index["main"] = {{"00000000000000aa", ids}};
+    EXPECT_FALSE(decodeTestedPathCache(encodeTestedPathCache(index, 42), 42)
+                     .has_value());
+  }
+}
+
 TEST(TestedPathCache, HashIsFnv1a) {
   EXPECT_EQ(hashBytes(""), 0xcbf29ce484222325ull);
   EXPECT_EQ(hashBytes("a"), 0xaf63dc4c8601ec8cull);

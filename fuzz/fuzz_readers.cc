@@ -1,0 +1,113 @@
+// pathcov_fuzz READER FILE...: runs one reader of untrusted input on each
+// FILE (docs/testing.md). Built with afl-clang-fast++ it is an AFL++
+// persistent-mode target (one FILE, rewritten by afl-fuzz between runs);
+// built plainly it reproduces a crash and smoke-tests the seeds.
+//
+// A reader rejecting its input the way its user expects (the tools:
+// InputError, exit 3; the plugin: also nlohmann's exceptions, a warning) is
+// no finding. Anything else escapes main and aborts: a crash to AFL.
+#include "CfgJson.h"
+#include "FileIo.h"
+#include "Modules.h"
+#include "Profile.h"
+#include "Report.h"
+
+#include "pathcov/format/Corpus.h"
+#include "pathcov/format/InputError.h"
+#include "pathcov/format/TestedPathCache.h"
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace {
+
+using namespace pathcov;
+
+// The plugin's corpus reader (plugin/Metadata.cc, loadCorpus): it turns
+// both kinds of exception into a warning.
+void readTestedPathsAsPlugin(const std::string &file) {
+  try {
+    readTestedPaths(nlohmann::json::parse(readInput(file)));
+  } catch (const nlohmann::json::exception &e) {
+    throw InputError(e.what());
+  }
+}
+
+// The plugin's cache reader. A cache is only used when its corpus hash
+// matches, so the fuzzer is given the hash the input names; whatever is
+// accepted must be what readTestedPaths promises, as the plugin trusts it.
+void decodeCacheAsPlugin(const std::string &file) {
+  const std::string bytes = readInput(file);
+  uint64_t hash = 0;
+  if (bytes.size() >= 16)
+    std::memcpy(&hash, bytes.data() + 8, sizeof hash);
+  const auto index = decodeTestedPathCache(bytes, hash);
+  if (!index)
+    throw InputError("not a cache");
+  for (const auto &[identity, versions] : *index)
+    for (const TestedPaths &tested : versions)
+      for (size_t i = 1; i < tested.ids.size(); ++i)
+        if (tested.ids[i] <= tested.ids[i - 1]) {
+          std::fprintf(stderr, "%s: accepted ids out of order\n", file.c_str());
+          std::abort();
+        }
+}
+
+struct Reader {
+  const char *name;
+  void (*read)(const std::string &file);
+};
+
+// The entry points the tools and the plugin call on their input files.
+const Reader kReaders[] = {
+    {"cfg", [](const std::string &f) { readCfgJson(readJsonFile(f)); }},
+    {"profile", [](const std::string &f) { readProfile(f); }},
+    {"report", [](const std::string &f) { readReport(f); }},
+    {"corpus", [](const std::string &f) { readCorpus(readJsonFile(f)); }},
+    {"module", [](const std::string &f) { ModuleIndex().add(f); }},
+    {"tested-paths", readTestedPathsAsPlugin},
+    {"path-cache", decodeCacheAsPlugin},
+};
+
+// Quiet under AFL; a plain build says what became of each file.
+void readOne(const Reader &reader, const char *file) {
+  try {
+    reader.read(file);
+#ifndef __AFL_LOOP
+    std::fprintf(stderr, "%s: accepted\n", file);
+#endif
+  } catch (const InputError &e) {
+#ifndef __AFL_LOOP
+    std::fprintf(stderr, "%s: rejected: %s\n", file, e.what());
+#endif
+  }
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  const Reader *reader = nullptr;
+  for (const Reader &r : kReaders)
+    if (argc > 1 && std::strcmp(argv[1], r.name) == 0)
+      reader = &r;
+  if (!reader || argc < 3) {
+    std::fprintf(stderr, "usage: pathcov_fuzz READER FILE...\nreaders:");
+    for (const Reader &r : kReaders)
+      std::fprintf(stderr, " %s", r.name);
+    std::fprintf(stderr, "\n");
+    return 2;
+  }
+#ifdef __AFL_LOOP
+  // afl-fuzz rewrites the one FILE (@@) before each turn of the loop.
+  while (__AFL_LOOP(10000))
+    readOne(*reader, argv[2]);
+#else
+  for (int i = 2; i < argc; ++i)
+    readOne(*reader, argv[i]);
+#endif
+  return 0;
+}

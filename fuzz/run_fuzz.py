@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""`make fuzz`: runs afl-fuzz on each reader of the fuzzing build's
+pathcov_fuzz, one after the other, then prints what each run did. Exits 1
+if any run found a crash or a hang, or could not run.
+
+Usage: run_fuzz.py --build build-fuzz --seconds 60 [READER...]
+(no READER: every reader with a seed directory, build-fuzz/fuzz/seeds/).
+Each run starts afresh in build-fuzz/fuzz/work/READER (afl-fuzz -o): copy
+the findings of a run (its default/crashes, default/hangs) before the next.
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+
+def fuzzer_stats(out):
+    stats = {}
+    with open(os.path.join(out, "default", "fuzzer_stats")) as f:
+        for line in f:
+            key, _, value = line.partition(":")
+            stats[key.strip()] = value.strip()
+    return stats
+
+
+def run(driver, reader, seeds, out, seconds):
+    shutil.rmtree(out, ignore_errors=True)
+    env = dict(os.environ,
+               AFL_NO_UI="1",
+               AFL_SKIP_CPUFREQ="1",
+               # core_pattern may hand cores to a helper; the harness's
+               # crashes are aborts AFL sees either way.
+               AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
+               # The machine may be shared: no core to bind to is fine.
+               AFL_NO_AFFINITY="1")
+    command = ["afl-fuzz", "-i", seeds, "-o", out, "-V", str(seconds),
+               "-t", "1000+", "--", driver, reader, "@@"]
+    log = os.path.join(os.path.dirname(out), reader + ".log")
+    with open(log, "w") as f:
+        result = subprocess.run(command, env=env, stdout=f,
+                                stderr=subprocess.STDOUT)
+    if result.returncode != 0 or not os.path.exists(
+            os.path.join(out, "default", "fuzzer_stats")):
+        print(f"{reader}: afl-fuzz failed (exit {result.returncode}), see {log}")
+        return False
+    s = fuzzer_stats(out)
+    since_find = int(s["last_update"]) - int(s["last_find"]) \
+        if int(s["last_find"]) else None
+    print(f"{reader}: {s['run_time']} s, {s['execs_done']} execs, "
+          f"corpus {s['corpus_count']} ({s['corpus_found']} new), "
+          f"last new path "
+          + (f"{since_find} s before the end" if since_find is not None
+             else "never")
+          + f", crashes {s['saved_crashes']}, hangs {s['saved_hangs']}")
+    return s["saved_crashes"] == "0" and s["saved_hangs"] == "0"
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("readers", nargs="*")
+    args = parser.parse_args()
+    fuzz = os.path.join(os.path.abspath(args.build), "fuzz")
+    readers = args.readers or sorted(os.listdir(os.path.join(fuzz, "seeds")))
+    os.makedirs(os.path.join(fuzz, "work"), exist_ok=True)
+    clean = True
+    for reader in readers:
+        started = time.monotonic()
+        clean &= run(os.path.join(fuzz, "pathcov_fuzz"), reader,
+                     os.path.join(fuzz, "seeds", reader),
+                     os.path.join(fuzz, "work", reader), args.seconds)
+        print(f"  ({time.monotonic() - started:.0f} s wall, findings in "
+              f"{os.path.join(fuzz, 'work', reader, 'default')})")
+    sys.exit(0 if clean else 1)
+
+
+if __name__ == "__main__":
+    main()
