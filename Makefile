@@ -31,7 +31,9 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_READERS ?=
-fuzz: $(FUZZ_BUILD)/CMakeCache.txt
+fuzz:
+	./scripts/install-deps.sh --fuzz
+	$(MAKE) $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	python3 fuzz/run_fuzz.py --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) \
 	  $(FUZZ_READERS)

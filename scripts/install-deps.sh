@@ -1,15 +1,17 @@
 #!/bin/sh
 # Installs the Debian bookworm packages pathcov needs to build and test,
 # if any are missing; with --bench, also what `make bench` needs (valgrind,
-# time, tclsh for sqlite's amalgamation, Unicode data for re2's tables).
+# time, tclsh for sqlite's amalgamation, Unicode data for re2's tables);
+# with --fuzz, what `make fuzz` needs (AFL++).
 # Installing needs root (or sudo).
 set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
 libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov gcovr chromium"
-if [ "${1:-}" = "--bench" ]; then
-  packages="$packages valgrind time tcl unicode-data python3-six"
-fi
+case "${1:-}" in
+--bench) packages="$packages valgrind time tcl unicode-data python3-six" ;;
+--fuzz) packages="$packages afl++" ;; # brings clang: afl-clang-fast
+esac
 
 missing=""
 for p in $packages; do
