@@ -27,24 +27,31 @@ namespace {
 
 using namespace pathcov;
 
-// The plugin's corpus reader (plugin/Metadata.cc, loadCorpus): it turns
-// both kinds of exception into a warning.
+// The plugin's corpus reader (core/src/CachedCorpus.cc, loadTestedPaths,
+// without the cache beside it): it turns both kinds of exception into an
+// error line.
 void readTestedPathsAsPlugin(const std::string &file) {
   try {
-    readTestedPaths(nlohmann::json::parse(readInput(file)));
+    readTestedPaths(readInput(file));
   } catch (const nlohmann::json::exception &e) {
     throw InputError(e.what());
   }
 }
 
 // The plugin's cache reader. A cache is only used when its corpus hash
-// matches, so the fuzzer is given the hash the input names; whatever is
-// accepted must be what readTestedPaths promises, as the plugin trusts it.
+// matches, so the fuzzer is given the hash the input names, and the
+// checksum at its end is made right, or every mutation would stop there;
+// whatever is accepted must be what readTestedPaths promises, as the plugin
+// trusts it.
 void decodeCacheAsPlugin(const std::string &file) {
-  const std::string bytes = readInput(file);
+  std::string bytes = readInput(file);
   uint64_t hash = 0;
-  if (bytes.size() >= 16)
+  if (bytes.size() >= 24) {
     std::memcpy(&hash, bytes.data() + 8, sizeof hash);
+    const uint64_t checksum =
+        fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8));
+    std::memcpy(&bytes[bytes.size() - 8], &checksum, sizeof checksum);
+  }
   const auto index = decodeTestedPathCache(bytes, hash);
   if (!index)
     throw InputError("not a cache");

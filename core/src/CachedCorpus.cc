@@ -125,7 +125,7 @@ std::string loadTestedPaths(const std::string &file, TestedPathIndex &index) {
   const std::string problem = readCorpusFile(file, bytes);
   if (!problem.empty())
     return problem;
-  const uint64_t hash = hashBytes(bytes);
+  const uint64_t hash = fnv1a64(bytes);
   const size_t slash = file.rfind('/');
   const std::string directory =
       slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);

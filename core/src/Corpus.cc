@@ -12,7 +12,7 @@ namespace pathcov {
 
 FunctionKey keyOf(const FunctionMetadata &f) { return {f.identity, f.checksum}; }
 
-uint64_t fnv1a64(const std::string &bytes) {
+uint64_t fnv1a64(std::string_view bytes) {
   uint64_t hash = 0xcbf29ce484222325ull;
   for (const unsigned char c : bytes) {
     hash ^= c;

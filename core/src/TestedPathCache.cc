@@ -52,15 +52,6 @@ private:
 
 } // namespace
 
-uint64_t hashBytes(std::string_view bytes) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : bytes) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 std::string encodeTestedPathCache(const TestedPathIndex &index,
                                   uint64_t corpusHash) {
   std::string out(kMagic, sizeof kMagic);
@@ -76,7 +67,7 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
         put(out, id);
     }
   }
-  put(out, hashBytes(out));
+  put(out, fnv1a64(out));
   return out;
 }
 
@@ -90,7 +81,7 @@ std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
   const std::string_view checked = bytes.substr(0, bytes.size() - kChecksumSize);
   uint64_t checksum;
   std::memcpy(&checksum, bytes.data() + checked.size(), kChecksumSize);
-  if (checksum != hashBytes(checked))
+  if (checksum != fnv1a64(checked))
     return std::nullopt;
   Reader in(checked.substr(sizeof kMagic));
   uint64_t hash, functions;

@@ -81,7 +81,7 @@ struct Corpus {
 };
 
 // FNV-1a, 64 bits.
-uint64_t fnv1a64(const std::string &bytes);
+uint64_t fnv1a64(std::string_view bytes);
 // "BUILD_ID:FILE_NAME:CONTENT_HASH" ("-" for no build-id): a profile's id.
 std::string profileId(const std::string &buildId, const std::string &file,
                       const std::string &content);

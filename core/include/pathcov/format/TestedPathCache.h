@@ -5,7 +5,7 @@
 // beside the corpus and the others read it.
 //
 // Layout (native byte order, the cache never leaves the machine): the magic
-// "pcovidx2", the corpus hash, the index, then FNV-1a (hashBytes) of all
+// "pcovidx2", the corpus hash, the index, then FNV-1a (fnv1a64) of all
 // that. The checksum finds damage, not forgery: who may have written the
 // file is for its reader to check (docs/residual-mode.md).
 #pragma once
@@ -18,9 +18,6 @@
 #include <string_view>
 
 namespace pathcov {
-
-// FNV-1a, 64 bits.
-uint64_t hashBytes(std::string_view bytes);
 
 std::string encodeTestedPathCache(const TestedPathIndex &index,
                                   uint64_t corpusHash);
