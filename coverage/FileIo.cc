@@ -129,17 +129,6 @@ template <typename Input> nlohmann::json parseFrom(Input first, Input last) {
   return doc;
 }
 
-bool writeAll(int fd, const std::string &text) {
-  for (size_t done = 0; done < text.size();) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno != EINTR)
-      return false;
-    if (n > 0)
-      done += static_cast<size_t>(n);
-  }
-  return true;
-}
-
 // Standard output, a device, a FIFO: there is no file to replace.
 int writeInPlace(const std::string &command, const std::string &path,
                  const std::string &text) {
@@ -214,11 +203,6 @@ int replaceFile(const std::string &command, const std::string &path,
 }
 
 } // namespace
-
-FileDescriptor::~FileDescriptor() {
-  if (fd_ >= 0)
-    close(fd_);
-}
 
 FileDescriptor openRegularFile(const std::string &path) {
   // O_NONBLOCK: opening a FIFO would otherwise wait for a writer.

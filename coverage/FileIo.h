@@ -2,6 +2,7 @@
 #pragma once
 
 #include "ExitCodes.h"
+#include "pathcov/format/FileDescriptor.h"
 
 #include <nlohmann/json.hpp>
 
@@ -16,22 +17,6 @@ namespace pathcov {
 // gives): more than the corpus of a large project needs, little enough that
 // a stray file or device costs no more memory than such a corpus.
 inline constexpr uint64_t kMaxInputBytes = uint64_t(512) << 20;
-
-// A file descriptor, closed when it goes.
-class FileDescriptor {
-public:
-  explicit FileDescriptor(int fd) : fd_(fd) {}
-  FileDescriptor(FileDescriptor &&other) noexcept : fd_(other.fd_) {
-    other.fd_ = -1;
-  }
-  FileDescriptor(const FileDescriptor &) = delete;
-  FileDescriptor &operator=(const FileDescriptor &) = delete;
-  ~FileDescriptor();
-  int get() const { return fd_; }
-
-private:
-  int fd_;
-};
 
 // Opens `path` for reading without blocking on a FIFO, and checks that it is
 // a regular file (a FIFO or device would hang the tool or never end); of

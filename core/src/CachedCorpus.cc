@@ -1,5 +1,6 @@
 #include "pathcov/format/CachedCorpus.h"
 
+#include "pathcov/format/FileDescriptor.h"
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/TestedPathCache.h"
 
@@ -13,23 +14,6 @@
 namespace pathcov {
 
 namespace {
-
-// Closes the descriptor it owns.
-class Fd {
-public:
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd &) = delete;
-  Fd &operator=(const Fd &) = delete;
-  ~Fd() {
-    if (fd_ >= 0)
-      close(fd_);
-  }
-  int get() const { return fd_; }
-  bool ok() const { return fd_ >= 0; }
-
-private:
-  int fd_;
-};
 
 // All of `fd`; false with errno set on a read error.
 bool readAll(int fd, std::string &bytes) {
@@ -46,18 +30,6 @@ bool readAll(int fd, std::string &bytes) {
   }
 }
 
-bool writeAll(int fd, const std::string &bytes) {
-  size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t put = write(fd, bytes.data() + done, bytes.size() - done);
-    if (put < 0 && errno != EINTR)
-      return false;
-    if (put > 0)
-      done += static_cast<size_t>(put);
-  }
-  return true;
-}
-
 // Only we (or root) can add, replace or remove its entries: it is ours or
 // root's, and nobody else may write it, or it is sticky (then only an
 // entry's owner may replace or remove it).
@@ -70,7 +42,7 @@ bool isTrustedDirectory(const struct stat &dir) {
 // ours and writable by nobody else. Checked on the open descriptor, so
 // what is checked is what is read.
 bool readTrustedCache(int dir, const std::string &name, std::string &bytes) {
-  const Fd in(openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  const FileDescriptor in(openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
   return in.ok() && fstat(in.get(), &st) == 0 && S_ISREG(st.st_mode) &&
          st.st_uid == geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 &&
@@ -105,7 +77,7 @@ void writeCache(int dir, const std::string &name, const std::string &bytes) {
 // The corpus's bytes, or the problem. A FIFO or device is refused without
 // waiting for a writer (O_NONBLOCK), and nothing but a regular file is read.
 std::string readCorpusFile(const std::string &file, std::string &bytes) {
-  const Fd in(open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  const FileDescriptor in(open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (!in.ok())
     return file + ": cannot open: " + std::strerror(errno);
   struct stat st;
@@ -131,7 +103,7 @@ std::string loadTestedPaths(const std::string &file, TestedPathIndex &index) {
       slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
   const std::string cache =
       (slash == std::string::npos ? file : file.substr(slash + 1)) + ".pathcov-cache";
-  const Fd dir(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  const FileDescriptor dir(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   struct stat st;
   const bool trusted = dir.ok() && fstat(dir.get(), &st) == 0 && isTrustedDirectory(st);
   std::string cached;
