@@ -31,7 +31,7 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_READERS ?=
-fuzz:
+fuzz: all
 	./scripts/install-deps.sh --fuzz
 	$(MAKE) $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
@@ -43,7 +43,8 @@ fuzz:
 $(FUZZ_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(FUZZ_BUILD) -DCMAKE_C_COMPILER=afl-clang-fast \
 	  -DCMAKE_CXX_COMPILER=afl-clang-fast++ -DPATHCOV_FUZZ=ON \
-	  -DPATHCOV_SANITIZE=ON -DBUILD_TESTING=OFF
+	  -DPATHCOV_SANITIZE=ON -DBUILD_TESTING=OFF \
+	  -DPATHCOV_MODULE_SEEDS=$(abspath $(BUILD))/fuzz/module-seeds
 
 demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
