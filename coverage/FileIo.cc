@@ -13,7 +13,6 @@
 #include <filesystem>
 #include <iostream>
 #include <iterator>
-#include <random>
 
 namespace pathcov {
 
@@ -147,57 +146,27 @@ int writeInPlace(const std::string &command, const std::string &path,
   return kExitSuccess;
 }
 
-std::string randomSuffix() {
-  std::random_device random;
-  const uint64_t bits = (uint64_t(random()) << 32) | random();
-  static const char digits[] = "0123456789abcdef";
-  std::string text;
-  for (int shift = 60; shift >= 0; shift -= 4)
-    text += digits[(bits >> shift) & 15];
-  return text;
-}
-
-// Writes a temporary file next to `path` and renames it over `path`, so
-// that `path` is the old file or the whole new one, whatever happens: a
-// full disk, a kill, a concurrent writer (each has its own temporary).
-// `old` is the file being replaced, if any: the new one keeps its
-// permissions.
+// Replaces `path` atomically (replaceFileAt); `old` is the file being
+// replaced, if any: the new one keeps its permissions, else it gets the
+// usual 0666 less the umask.
 int replaceFile(const std::string &command, const std::string &path,
                 const std::string &text, const struct stat *old) {
   const size_t slash = path.rfind('/');
   const std::string directory =
-      slash == std::string::npos ? "." : path.substr(0, slash + 1);
-  const std::string temporary = (slash == std::string::npos ? "" : directory) +
-                                "." + path.substr(slash + 1) + ".pathcov-" +
-                                randomSuffix();
-  // O_EXCL | O_NOFOLLOW: never write through a file or link someone put
-  // there. A new file gets the usual 0666 less the umask; a replacement
-  // starts private and then takes the old file's permissions.
-  const int fd = open(temporary.c_str(),
-                      O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                      old ? 0600 : 0666);
-  if (fd < 0)
+      slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+  const FileDescriptor dir(
+      open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!dir.ok())
     return reportError(command, path, "cannot open for writing: " + errnoText(),
                        kExitOutputError);
-  bool done;
-  {
-    const FileDescriptor file(fd);
-    done = (!old || fchmod(fd, old->st_mode & 07777) == 0) &&
-           writeAll(fd, text) && fsync(fd) == 0;
-  }
-  if (!done || rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    unlink(temporary.c_str());
+  const int error =
+      replaceFileAt(dir.get(), path.substr(slash + 1), text,
+                    {old ? mode_t(old->st_mode & 07777) : mode_t(0666),
+                     old != nullptr, true});
+  if (error) {
     errno = error;
     return reportError(command, path, "cannot write: " + errnoText(),
                        kExitOutputError);
-  }
-  // Makes the rename itself durable. The new file is in place already, so
-  // a file system that cannot sync a directory is no reason to fail.
-  const int dir = open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    fsync(dir);
-    close(dir);
   }
   return kExitSuccess;
 }

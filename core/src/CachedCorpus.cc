@@ -7,7 +7,6 @@
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,31 +46,6 @@ bool readTrustedCache(int dir, const std::string &name, std::string &bytes) {
   return in.ok() && fstat(in.get(), &st) == 0 && S_ISREG(st.st_mode) &&
          st.st_uid == geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 &&
          readAll(in.get(), bytes);
-}
-
-// Best effort: a cache that cannot be written is simply not there next
-// time. A fresh file of an unpredictable name (O_EXCL: no link followed,
-// nothing of anyone else's opened), then renamed over the cache, so that
-// parallel compilations never read half of one.
-void writeCache(int dir, const std::string &name, const std::string &bytes) {
-  for (int attempt = 0; attempt < 4; ++attempt) {
-    uint64_t random;
-    if (getrandom(&random, sizeof random, GRND_NONBLOCK) != sizeof random)
-      return;
-    const std::string temporary = name + "." + hex64(random) + ".tmp";
-    const int fd = openat(dir, temporary.c_str(),
-                          O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-    if (fd < 0) {
-      if (errno == EEXIST)
-        continue;
-      return;
-    }
-    const bool written = writeAll(fd, bytes);
-    if (close(fd) != 0 || !written ||
-        renameat(dir, temporary.c_str(), dir, name.c_str()) != 0)
-      unlinkat(dir, temporary.c_str(), 0);
-    return;
-  }
 }
 
 // The corpus's bytes, or the problem. A FIFO or device is refused without
@@ -118,7 +92,10 @@ std::string loadTestedPaths(const std::string &file, TestedPathIndex &index) {
     return file + ": " + e.what();
   }
   if (trusted)
-    writeCache(dir.get(), cache, encodeTestedPathCache(index, hash));
+    // Best effort: a cache that cannot be written is not needed. 0600:
+    // nobody else would trust it anyway.
+    replaceFileAt(dir.get(), cache, encodeTestedPathCache(index, hash),
+                  {0600, false, false});
   return "";
 }
 
