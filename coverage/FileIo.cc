@@ -101,33 +101,6 @@ private:
   InputBytes *bytes_ = nullptr;
 };
 
-// nlohmann's DOM builder, but every parse error is an InputError with its
-// place: a number too large for a double is reported as an out_of_range
-// exception that, unlike a parse_error, does not say where it is.
-class DomParser : public nlohmann::detail::json_sax_dom_parser<nlohmann::json> {
-public:
-  using json_sax_dom_parser::json_sax_dom_parser;
-
-  // `end` is the offset just past `token`; the message gives the offset of
-  // its first byte, as grep -b does.
-  template <class Exception>
-  bool parse_error(size_t end, const std::string &token, const Exception &e) {
-    if constexpr (std::is_same_v<Exception, nlohmann::json::parse_error>)
-      throw InputError(jsonErrorText(e)); // names the line and column
-    else
-      throw InputError("parse error at byte " +
-                       std::to_string(end - std::min(end, token.size())) +
-                       ": " + jsonErrorText(e));
-  }
-};
-
-template <typename Input> nlohmann::json parseFrom(Input first, Input last) {
-  nlohmann::json doc;
-  DomParser parser(doc);
-  nlohmann::json::sax_parse(first, last, &parser);
-  return doc;
-}
-
 // Standard output, a device, a FIFO: there is no file to replace.
 int writeInPlace(const std::string &command, const std::string &path,
                  const std::string &text) {
@@ -244,14 +217,10 @@ std::string readInput(const std::string &path) {
   return text;
 }
 
-nlohmann::json parseJson(const std::string &text) {
-  return parseFrom(text.begin(), text.end());
-}
-
 nlohmann::json readJson(const std::string &path) {
   const FileDescriptor file = openInput(path);
   InputBytes bytes(file.get());
-  return parseFrom(InputIterator(bytes), InputIterator());
+  return parseJsonStream(InputIterator(bytes), InputIterator());
 }
 
 nlohmann::json readJsonFile(const std::string &path) {

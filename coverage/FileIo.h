@@ -37,11 +37,9 @@ regularFilesIn(const std::string &command, const std::string &directory,
 // Throws InputError.
 std::string readInput(const std::string &path);
 
-// Parses JSON text. Throws InputError naming where in the text the problem is.
-nlohmann::json parseJson(const std::string &text);
-
 // Parses the JSON document in `path` ("-": standard input) as it reads it,
-// so that a bad byte stops the reading. Throws InputError like parseJson.
+// so that a bad byte stops the reading. Throws InputError naming the place of
+// the problem.
 nlohmann::json readJson(const std::string &path);
 
 // readJson, with the file named in the error.

@@ -199,6 +199,60 @@ nlohmann::json toJson(const Corpus &corpus) {
   return doc;
 }
 
+namespace {
+
+// The keys readTestedPaths reads, by their depth in a corpus: the top
+// object's (1), a function's (3), a path's or field path's (5). Everything
+// else is dropped by the parser as it goes by.
+bool keepForTestedPaths(int depth, nlohmann::json::parse_event_t event,
+                        nlohmann::json &parsed) {
+  if (event != nlohmann::json::parse_event_t::key)
+    return true;
+  const std::string &key = parsed.get_ref<const std::string &>();
+  switch (depth) {
+  case 1:
+    return key == "format" || key == "format_version" || key == "functions";
+  case 3:
+    return key == "identity" || key == "checksum" || key == "skipped" ||
+           key == "paths" || key == "field_paths";
+  case 5:
+    return key == "id";
+  default:
+    return true;
+  }
+}
+
+} // namespace
+
+TestedPathIndex readTestedPaths(std::string_view json) {
+  const nlohmann::json doc = parseJsonText(json, keepForTestedPaths);
+  checkFormat(doc, "pathcov-corpus", 1);
+  const JsonPath top;
+  TestedPathIndex index;
+  const auto functions = top.field<std::vector<nlohmann::json>>(doc, "functions");
+  for (size_t i = 0; i < functions.size(); ++i) {
+    const JsonPath at = top.at("functions").index(i);
+    const nlohmann::json &f = functions[i];
+    if (!at.optionalField<std::string>(f, "skipped", "").empty())
+      continue;
+    TestedPaths tested{at.field<std::string>(f, "checksum"), {}};
+    const auto paths = at.field<std::vector<nlohmann::json>>(f, "paths");
+    for (size_t k = 0; k < paths.size(); ++k)
+      tested.ids.push_back(at.at("paths").index(k).field<uint64_t>(paths[k], "id"));
+    // Field-observed paths are interesting too (docs/merge.md).
+    const auto field =
+        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {});
+    for (size_t k = 0; k < field.size(); ++k)
+      tested.ids.push_back(
+          at.at("field_paths").index(k).field<uint64_t>(field[k], "id"));
+    std::sort(tested.ids.begin(), tested.ids.end());
+    tested.ids.erase(std::unique(tested.ids.begin(), tested.ids.end()),
+                     tested.ids.end());
+    index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
+  }
+  return index;
+}
+
 Corpus readCorpus(const nlohmann::json &doc) {
   checkFormat(doc, "pathcov-corpus", 1);
   const JsonPath top;

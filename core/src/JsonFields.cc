@@ -1,5 +1,7 @@
 #include "pathcov/format/JsonFields.h"
 
+#include <algorithm>
+
 namespace pathcov {
 
 void checkFormat(const nlohmann::json &doc, const char *format, int major) {
@@ -18,6 +20,29 @@ std::string jsonErrorText(const nlohmann::json::exception &e) {
   const std::string what = e.what();
   const size_t idEnd = what.find("] ");
   return idEnd == std::string::npos ? what : what.substr(idEnd + 2);
+}
+
+std::string placedJsonError(const nlohmann::json::exception &e, size_t end,
+                            size_t tokenSize, std::string_view text) {
+  if (text.empty())
+    return "parse error at byte " + std::to_string(end - std::min(end, tokenSize)) +
+           ": " + jsonErrorText(e);
+  const std::string_view before = text.substr(0, std::min(end, text.size()));
+  const size_t lineStart = before.rfind('\n');
+  const size_t line = std::count(before.begin(), before.end(), '\n') + 1;
+  const size_t column =
+      before.size() - (lineStart == std::string_view::npos ? 0 : lineStart + 1);
+  return "parse error at line " + std::to_string(line) + ", column " +
+         std::to_string(column) + ": " + jsonErrorText(e);
+}
+
+nlohmann::json parseJsonText(std::string_view text,
+                             const nlohmann::json::parser_callback_t &keep) {
+  nlohmann::json doc;
+  PlacedJsonParser<nlohmann::detail::json_sax_dom_callback_parser<nlohmann::json>>
+      parser(text, doc, keep);
+  nlohmann::json::sax_parse(text.begin(), text.end(), &parser);
+  return doc;
 }
 
 } // namespace pathcov

@@ -1,6 +1,7 @@
-// readTestedPaths streams a corpus: the same index and the same problems,
-// in the same order of precedence, as the DOM reader it replaced (the
-// messages below are that reader's), and a place for every JSON error.
+// readTestedPaths drops what it does not need while parsing: the same index
+// and the same problems, in the same order of precedence, as the whole-DOM
+// reader it replaced (the messages below are that reader's), and a place
+// for every JSON error.
 #include "pathcov/format/Corpus.h"
 #include "pathcov/format/InputError.h"
 

@@ -125,9 +125,11 @@ struct TestedPaths {
   std::vector<uint64_t> ids;
 };
 using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
-// From the corpus's text, without building its DOM (a corpus is mostly
-// metadata this does not need). Throws InputError naming the place of the
-// problem: the JSON path, or the line and column of a syntax error.
+// From the corpus's text. A corpus is mostly metadata this does not need
+// (blocks, edges, lines, tests): the parser drops it as it reads, so only
+// identities, checksums and ids are ever held. Throws InputError naming
+// the place of the problem: the JSON path, or the line and column of a
+// syntax error.
 TestedPathIndex readTestedPaths(std::string_view json);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);

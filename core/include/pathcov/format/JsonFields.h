@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <limits>
 #include <set>
+#include <string_view>
+#include <type_traits>
+#include <utility>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -111,5 +114,48 @@ void checkFormat(const nlohmann::json &doc, const char *format, int major);
 // A nlohmann::json exception's message without its "[json.exception...] "
 // prefix, which means nothing to a user.
 std::string jsonErrorText(const nlohmann::json::exception &e);
+
+// "parse error at line L, column C: MESSAGE" (at the end of a token that
+// ends at offset `end` of `text`, as nlohmann places its syntax errors),
+// or, with no text (a stream), "parse error at byte N: MESSAGE" at the
+// token's first byte, as grep -b counts.
+std::string placedJsonError(const nlohmann::json::exception &e, size_t end,
+                            size_t tokenSize, std::string_view text);
+
+// A nlohmann SAX DOM builder (Base) whose every parse error is an
+// InputError with its place: nlohmann places its syntax errors, but not a
+// number too large for a double (out_of_range 406).
+template <class Base> class PlacedJsonParser : public Base {
+public:
+  template <class... Args>
+  explicit PlacedJsonParser(std::string_view text, Args &&...args)
+      : Base(std::forward<Args>(args)...), text_(text) {}
+
+  template <class Exception>
+  bool parse_error(size_t end, const std::string &token, const Exception &e) {
+    if constexpr (std::is_same_v<Exception, nlohmann::json::parse_error>)
+      throw InputError(jsonErrorText(e)); // names the line and column
+    else
+      throw InputError(placedJsonError(e, end, token.size(), text_));
+  }
+
+private:
+  std::string_view text_;
+};
+
+// Parses the JSON text in memory, keeping what `keep` keeps (nlohmann's
+// parser callback). Throws InputError with the place.
+nlohmann::json parseJsonText(std::string_view text,
+                             const nlohmann::json::parser_callback_t &keep);
+
+// Parses JSON from an input iterator range as it reads (a file, a pipe).
+// Throws InputError with the place.
+template <class Input> nlohmann::json parseJsonStream(Input first, Input last) {
+  nlohmann::json doc;
+  PlacedJsonParser<nlohmann::detail::json_sax_dom_parser<nlohmann::json>> parser(
+      std::string_view(), doc);
+  nlohmann::json::sax_parse(first, last, &parser);
+  return doc;
+}
 
 } // namespace pathcov
