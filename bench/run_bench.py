@@ -234,6 +234,7 @@ def corpus_facts(corpus):
 
 def variant_flags(paths, work):
     plugin, rt = paths["plugin"], paths["rt"]
+    extra = paths["residual_flags"]
     base = "-O2"
     flags = {
         "plain": (base, ""),
@@ -243,7 +244,7 @@ def variant_flags(paths, work):
     for v, c in (("res_a", "corpus-a.json"), ("res_b", "corpus-b.json")):
         st = f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
         flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
-                    f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}",
+                    f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}{extra}",
                     f"{rt} -lpthread")
     return flags
 
@@ -722,6 +723,10 @@ def main():
     ap.add_argument("--scale", type=float, default=1.0,
                     help="multiply every workload's size (for quick trials)")
     ap.add_argument("--no-callgrind", dest="callgrind", action="store_false")
+    ap.add_argument("--residual-flags", default="",
+                    help="more compiler flags for the residual variants, to measure "
+                         "one technique against another (e.g. "
+                         "-fplugin-arg-pathcov-rebase-loops=0)")
     ap.add_argument("--output", default=os.path.join(TOP, "docs", "benchmarks.md"))
     args = ap.parse_args()
     ARGV.extend(a for a in sys.argv[1:])
@@ -739,7 +744,8 @@ def main():
     paths = {"build": build, "bench": bench, "src": os.path.join(bench, "src"),
              "plugin": os.path.join(build, "plugin", "pathcov.so"),
              "rt": os.path.join(build, "runtime", "libpathcov-rt.a"),
-             "pathcov": os.path.join(build, "coverage", "pathcov"), "inputs": {}}
+             "pathcov": os.path.join(build, "coverage", "pathcov"), "inputs": {},
+             "residual_flags": " " + args.residual_flags if args.residual_flags else ""}
     os.makedirs(bench, exist_ok=True)
     paths["flags"] = variant_flags(paths, bench)
     names = [n for n in args.packages.split(",") if n]

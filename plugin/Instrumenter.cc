@@ -95,8 +95,8 @@ public:
       return callRuntime(residualLookupDecl(), id);
     case PathEnd::Residual:
       return callRuntime(residualPathDecl(), id);
-    case PathEnd::CheckBitmap:
-      return checkBitmap(id, end);
+    case PathEnd::CheckBytemap:
+      return checkBytemap(id);
     case PathEnd::CheckTable:
       return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     }
@@ -178,34 +178,18 @@ private:
             tables_.counted ? element(index, tables_.bound + 1) : NULL_TREE);
   }
 
-  // Bit id % 64 of word id / 64. The bitmap is a constant: where the id is
-  // known at compile time the whole check folds away (tested) or leaves
-  // only the call. Where every id ending here lies in 64 values from a
-  // base, the word is an immediate operand instead (one `bt`).
-  void checkBitmap(tree id, DagEdgeId end) {
-    const ResidualPlan::NarrowEnd &narrow = (*tables_.narrowEnd)[end];
-    tree word, index = id;
-    if (narrow.narrow) {
-      word = build_int_cstu(counterType(), narrow.mask);
-      index = sum(id, -static_cast<int64_t>(narrow.base), "pathcov_bit");
-    } else {
-      tree wordIndex = make_temp_ssa_name(pathType(), nullptr, "pathcov_word");
-      add(gimple_build_assign(wordIndex, RSHIFT_EXPR, id,
-                              build_int_cst(unsigned_type_node, 6)));
-      word = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");
-      add(gimple_build_assign(word, element(wordIndex)));
-    }
-    tree low = make_temp_ssa_name(pathType(), nullptr, "pathcov_bit");
-    add(gimple_build_assign(low, BIT_AND_EXPR, index, constant(63)));
-    tree shift = make_temp_ssa_name(unsigned_type_node, nullptr, "pathcov_bit");
-    add(gimple_build_assign(shift, NOP_EXPR, low));
-    tree shifted = make_temp_ssa_name(counterType(), nullptr, "pathcov_bits");
-    add(gimple_build_assign(shifted, RSHIFT_EXPR, word, shift));
-    tree bit = make_temp_ssa_name(counterType(), nullptr, "pathcov_bit");
-    add(gimple_build_assign(bit, BIT_AND_EXPR, shifted, one()));
+  // Byte id: one compare with memory (`cmpb $0, table(%reg)`), where a
+  // bit would take a shift, a load and a bit test. The bytemap is a
+  // constant: where the id is known at compile time the whole check folds
+  // away (tested) or leaves only the call.
+  void checkBytemap(tree id) {
+    tree byte = make_temp_ssa_name(unsigned_char_type_node, nullptr, "pathcov_byte");
+    add(gimple_build_assign(byte, build4(ARRAY_REF, unsigned_char_type_node,
+                                         tables_.counters, id, NULL_TREE,
+                                         NULL_TREE)));
     tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
-    add(gimple_build_assign(tested, NE_EXPR, bit,
-                            build_int_cst(counterType(), 0)));
+    add(gimple_build_assign(tested, NE_EXPR, byte,
+                            build_int_cst(unsigned_char_type_node, 0)));
     pending(tested, id, NULL_TREE);
   }
 

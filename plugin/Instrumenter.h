@@ -19,7 +19,7 @@ namespace pathcov {
 enum class PathEnd {
   CountInline,   // record: counters[min(id, num_paths)]++
   CountHashed,   // record: __pathcov_record_path(fn, id)
-  CheckBitmap,   // residual: bit id of the bitmap set ? nothing :
+  CheckBytemap,  // residual: byte id of the bytemap set ? nothing :
                  // __pathcov_residual_path(fn, id)
   CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
                  // (if counted) : __pathcov_residual_path(fn, id)
@@ -30,16 +30,13 @@ enum class PathEnd {
 // Where the counters of a function live, and how its paths end.
 struct FunctionTables {
   tree descriptor; // struct pathcov_function
-  tree counters;   // its counters, table or bitmap, or NULL_TREE
+  tree counters;   // its counters, table or bytemap, or NULL_TREE
   PathEnd pathEnd;
   uint64_t bound;  // CountInline: num_paths; CheckTable: the table size
   bool counted;    // CheckTable: the table has counts after its ids
   bool countCalls; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd;
-  // CheckBitmap: the ends checked against an immediate word.
-  const std::vector<ResidualPlan::NarrowEnd> *narrowEnd;
-
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

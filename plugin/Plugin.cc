@@ -165,11 +165,11 @@ private:
         {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
          f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
-         hashed ? 0 : f.numPaths + 1, {}, false});
+         hashed ? 0 : f.numPaths + 1, {}, {}, false});
     instrumentPaths(g, numbered, chords,
                     {descriptor, counters,
                      hashed ? PathEnd::CountHashed : PathEnd::CountInline,
-                     f.numPaths, false, true, nullptr, nullptr},
+                     f.numPaths, false, true, nullptr},
                     gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
@@ -199,24 +199,23 @@ private:
     const uint64_t flags =
         kFlagResidual | (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
         (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
-        (policy == ResidualPolicy::Bitmap ? kFlagBitmap : 0) |
+        (policy == ResidualPolicy::Bytemap ? kFlagBytemap : 0) |
         (plan.counted ? kFlagCounted : 0) | (gOptions.atomic ? kFlagAtomic : 0);
-    const std::vector<uint64_t> &table =
-        policy == ResidualPolicy::Bitmap ? plan.bitmap : plan.table;
     FunctionTableSpec spec{f.identity, residualRecord(f, plan, gOptions),
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
-                           table.size(), table, !plan.counted};
+                           plan.table.size(), plan.table, plan.bytemap,
+                           !plan.counted};
     const auto [descriptor, counters] = emitFunctionTables(spec);
     if (policy == ResidualPolicy::Complete)
       return 0;
     const PathEnd pathEnd =
-        policy == ResidualPolicy::Bitmap  ? PathEnd::CheckBitmap
+        policy == ResidualPolicy::Bytemap ? PathEnd::CheckBytemap
         : policy == ResidualPolicy::Array ? PathEnd::CheckTable
         : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
                                            : PathEnd::Residual;
     instrumentPaths(g, numbered, plan.chords,
                     {descriptor, counters, pathEnd, plan.tableSize, plan.counted,
-                     false, &plan.checkedEnd, &plan.narrowEnd},
+                     false, &plan.checkedEnd},
                     gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }

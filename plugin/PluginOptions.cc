@@ -19,8 +19,8 @@ const char *const kPluginHelp =
     "                         entries (4096); larger ones are searched\n"
     "  delta-limit=X          residual mode: and only when the PPP interval\n"
     "                         is at most X times the tested paths (16)\n"
-    "  bitmap-limit=N         residual mode: a bit per path for functions\n"
-    "                         with at most N paths (65536), no PPP register;\n"
+    "  bytemap-limit=N        residual mode: a byte per path for functions\n"
+    "                         with at most N paths (4096), no PPP register;\n"
     "                         0: PPP tables only\n"
     "  count-tested[=0|1]     residual mode: count how often each tested path\n"
     "                         runs, for reports' tested_paths (0): PPP tables\n"
@@ -144,8 +144,8 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
         options.stats = true;
         options.statsFile = arg.value;
       }
-    } else if (arg.key == "bitmap-limit") {
-      if (!parseUnsigned(arg.value, options.residualLimits.bitmapPaths))
+    } else if (arg.key == "bytemap-limit") {
+      if (!parseUnsigned(arg.value, options.residualLimits.bytemapPaths))
         return bad + ": expected a number";
     } else if (arg.key == "count-tested") {
       if (!parseFlag(arg.value, options.residualLimits.countTested))

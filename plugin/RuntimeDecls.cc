@@ -166,7 +166,18 @@ std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
   ++gTableCount;
   referToRuntime();
   tree counters = NULL_TREE;
-  if (spec.numCounters) {
+  if (!spec.bytemap.empty()) {
+    tree type = build_qualified_type(
+        build_array_type_nelts(unsigned_char_type_node, spec.bytemap.size()),
+        TYPE_QUAL_CONST);
+    counters = staticVar("__pathcov_tested", type);
+    TREE_ADDRESSABLE(counters) = 1;
+    TREE_READONLY(counters) = 1;
+    DECL_INITIAL(counters) = build_string(
+        spec.bytemap.size(), reinterpret_cast<const char *>(spec.bytemap.data()));
+    TREE_TYPE(DECL_INITIAL(counters)) = type;
+    finishVar(counters, nullptr);
+  } else if (spec.numCounters) {
     tree type = build_array_type_nelts(counterType(), spec.numCounters);
     if (spec.readOnly)
       type = build_qualified_type(type, TYPE_QUAL_CONST);

@@ -35,7 +35,7 @@ constexpr uint64_t kFlagAtomic = 2;
 constexpr uint64_t kFlagResidual = 4;
 constexpr uint64_t kFlagSorted = 8;
 constexpr uint64_t kFlagStale = 16;
-constexpr uint64_t kFlagBitmap = 32;
+constexpr uint64_t kFlagBytemap = 32;
 constexpr uint64_t kFlagCounted = 64;
 
 // Keeps the trees above alive across garbage collections.
@@ -49,9 +49,12 @@ struct FunctionTableSpec {
   uint64_t flags;     // kFlag*
   uint64_t tableSize; // abi.h: residual mode's table_size
   // The counters array: this many uint64_t, zero, or `initialCounters`
-  // when given (residual tables and bitmaps); none when 0.
+  // when given (residual tables); none when 0.
   uint64_t numCounters;
   std::vector<uint64_t> initialCounters;
+  // A residual bytemap, emitted instead of the counters when not empty:
+  // constant bytes.
+  std::vector<uint8_t> bytemap;
   // Nothing writes the table (a residual table without counts): a
   // constant, which the optimizers may read at compile time.
   bool readOnly = false;

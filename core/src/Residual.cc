@@ -8,8 +8,8 @@ namespace pathcov {
 
 const char *residualPolicyName(ResidualPolicy policy) {
   switch (policy) {
-  case ResidualPolicy::Bitmap:
-    return "bitmap";
+  case ResidualPolicy::Bytemap:
+    return "bytemap";
   case ResidualPolicy::Array:
     return "array";
   case ResidualPolicy::Sorted:
@@ -85,42 +85,6 @@ void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
   });
 }
 
-// Bitmap: the ends whose paths' ids span at most 64 values. The paths
-// ending with v->EXIT have ids prefix + Val(v->EXIT), prefix ranging over
-// the Ball-Larus partial sums of the paths from ENTRY to v, whose least and
-// greatest values follow in topological order.
-void markNarrowEnds(const NumberedDag &numbered, ResidualPlan &plan) {
-  const Dag &dag = numbered.dag;
-  const std::vector<uint64_t> &value = numbered.ballLarus.value;
-  std::vector<uint64_t> least(dag.numNodes(), UINT64_MAX), most(dag.numNodes(), 0);
-  least[dag.entry] = 0;
-  const std::vector<BlockId> order = dag.reverseTopologicalOrder();
-  for (auto v = order.rbegin(); v != order.rend(); ++v) {
-    if (least[*v] == UINT64_MAX)
-      continue; // not reached from ENTRY
-    for (DagEdgeId e : dag.out[*v]) {
-      const BlockId w = dag.edges[e].dst;
-      least[w] = std::min(least[w], least[*v] + value[e]);
-      most[w] = std::max(most[w], most[*v] + value[e]);
-    }
-  }
-  plan.narrowEnd.assign(dag.edges.size(), {});
-  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
-    const BlockId v = dag.edges[e].src;
-    if (!plan.checkedEnd[e] || least[v] == UINT64_MAX)
-      continue;
-    const uint64_t base = least[v] + value[e];
-    if (most[v] - least[v] >= 64)
-      continue;
-    ResidualPlan::NarrowEnd &narrow = plan.narrowEnd[e];
-    narrow.narrow = true;
-    narrow.base = base;
-    for (auto t = std::lower_bound(plan.tested.begin(), plan.tested.end(), base);
-         t != plan.tested.end() && *t - base < 64; ++t)
-      narrow.mask |= uint64_t(1) << (*t - base);
-  }
-}
-
 } // namespace
 
 ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
@@ -163,12 +127,11 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
                      plan.ppp.delta <= limits.delta;
   if (plan.checkedEnds == 0) {
     plan.policy = ResidualPolicy::Complete;
-  } else if (!limits.countTested && numPaths <= limits.bitmapPaths) {
-    plan.policy = ResidualPolicy::Bitmap;
-    plan.bitmap.assign((numPaths + 63) / 64, 0);
+  } else if (!limits.countTested && numPaths <= limits.bytemapPaths) {
+    plan.policy = ResidualPolicy::Bytemap;
+    plan.bytemap.assign(numPaths, 0);
     for (uint64_t id : tested)
-      plan.bitmap[id / 64] |= uint64_t(1) << (id % 64);
-    markNarrowEnds(numbered, plan);
+      plan.bytemap[id] = 1;
   } else if (array) {
     plan.policy = ResidualPolicy::Array;
     plan.tableSize = plan.ppp.intervalSize;

@@ -185,24 +185,24 @@ def expected_functions():
     branch_sign = ("branch", "sign", "false", ["true"])
     vowel = ("branch", "vowel", "false", ["true"])
     return {
-        "classify": {"policy": "bitmap", "paths": [
+        "classify": {"policy": "bytemap", "paths": [
             {"shape": ("entry", "return", 1),
              "exits": {"parity": "false", "sign": "false"},
              "nearest_exits": {"parity": "false", "sign": "true"},
              "divergence": branch_sign}]},
-        "vowels": {"policy": "bitmap", "paths": [
+        "vowels": {"policy": "bytemap", "paths": [
             {"shape": ("entry", "loop", 1), "exits": {"vowel": "false"},
              "nearest_exits": {"vowel": "true"}, "divergence": vowel},
             {"shape": ("loop", "loop", 2), "exits": {"vowel": "false"},
              "nearest_exits": {"vowel": "true"}, "divergence": vowel}]},
-        "command": {"policy": "bitmap", "paths": [
+        "command": {"policy": "bytemap", "paths": [
             {"shape": ("entry", "return", 1), "exits": {"switch": "switch"},
              "nearest_exits": {"switch": "switch"},
              "divergence": ("branch", "switch", "switch",
                             ["switch", "switch"]),
              "to_lines": {"default": "took", "case_a": "tests",
                           "case_b": "tests"}}]},
-        "repeat": {"policy": "bitmap", "paths": [
+        "repeat": {"policy": "bytemap", "paths": [
             {"shape": ("entry", "loop", 1), "exits": {"repeat": "true"},
              "nearest_exits": {"repeat": "false"},
              "divergence": ("branch", "repeat", "true", ["false"])},
@@ -414,7 +414,7 @@ def main():
             if not raw["started_ns"] <= p["first_seen_ns"] <= raw["written_ns"]:
                 fail(f"{fn['name']}: path {p['id']} first seen outside the "
                      "run")
-            if fn["policy"] in ("bitmap", "array", "sorted") and not p["divergence"]:
+            if fn["policy"] in ("bytemap", "array", "sorted") and not p["divergence"]:
                 fail(f"{fn['name']}: path {p['id']} has no divergence")
     if set(functions) != set(expected_functions()) | {"main"}:
         fail(f"residual paths in {sorted(functions)}")

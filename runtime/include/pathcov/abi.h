@@ -23,10 +23,9 @@
 /* Residual mode, the corpus had this function with another CFG checksum:
  * it is stale for it, and every path is residual. */
 #define PATHCOV_FN_STALE 16u
-/* Residual mode: `counters` points at a constant bitmap of num_paths bits
- * (bit id % 64 of counters[id / 64] set when path id was tested), no
- * table. */
-#define PATHCOV_FN_BITMAP 32u
+/* Residual mode: `counters` points at a constant bytemap of num_paths bytes
+ * (byte id is 1 when path id was tested, else 0), no table. */
+#define PATHCOV_FN_BYTEMAP 32u
 /* Residual mode: the table has a count after its ids (count-tested=1);
  * without it the table is a constant. */
 #define PATHCOV_FN_COUNTED 64u
@@ -52,7 +51,7 @@ struct pathcov_function {
    * address plus a constant). Indexed by PPP id (the last id is UINT64_MAX,
    * which no path has: a PPP id clamped to table_size always misses), or,
    * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
-   * read). With PATHCOV_FN_BITMAP, the bitmap. 0 when no path of the
+   * read). With PATHCOV_FN_BYTEMAP, the bytemap. 0 when no path of the
    * function was tested, or every one was (no path end needs a check). */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */

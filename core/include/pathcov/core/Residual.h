@@ -14,8 +14,8 @@ namespace pathcov {
 
 // In the order the plugin's statistics list them.
 enum class ResidualPolicy : uint8_t {
-  Bitmap,   // few enough Ball-Larus ids for a bit each: one register, one
-            // bit test, no PPP register and no bounds check
+  Bytemap,  // few enough Ball-Larus ids for a byte each: one register, one
+            // compare with memory, no PPP register and no bounds check
   Array,    // PPP-indexed table: min(ppp, size), one compare
   Sorted,   // PPP interval too large: binary search of tested ids, out of line
   Untested, // the tests never ran the function: every path is residual
@@ -34,11 +34,11 @@ inline constexpr uint64_t kNoPath = UINT64_MAX;
 struct ResidualLimits {
   uint64_t tableEntries = 4096; // the largest PPP interval given an array
   double delta = 16;            // the largest interval / tested paths
-  // The most Ball-Larus ids given a bitmap (a bit each, so 8 KiB at most).
-  // 0: never; PPP tables only.
-  uint64_t bitmapPaths = uint64_t(1) << 16;
+  // The most Ball-Larus ids given a bytemap (a byte each, so 4 KiB at
+  // most). 0: never; PPP tables only.
+  uint64_t bytemapPaths = 4096;
   // Count how often each tested path runs (reports' tested_paths): PPP or
-  // sorted tables with a count beside each id, never a bitmap.
+  // sorted tables with a count beside each id, never a bytemap.
   bool countTested = false;
 };
 
@@ -57,21 +57,12 @@ struct ResidualPlan {
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
   bool counted = false; // the table has counts
-  // Bitmap: bit id % 64 of word id / 64 is set when path id was tested.
-  std::vector<uint64_t> bitmap;
+  // Bytemap: byte id is 1 when path id was tested, else 0.
+  std::vector<uint8_t> bytemap;
   // Per DAG edge: true for the path ends (edges into EXIT) that need a
   // check, those that some untested path ends with. A path end that only
   // tested paths reach needs no code at all.
   std::vector<bool> checkedEnd;
-  // Bitmap, per DAG edge into EXIT whose paths' ids all lie in [base,
-  // base + 63]: bit k of `mask` is set when path base + k was tested, so
-  // the check is one bit test of an immediate, with no memory access.
-  struct NarrowEnd {
-    bool narrow = false;
-    uint64_t base = 0;
-    uint64_t mask = 0;
-  };
-  std::vector<NarrowEnd> narrowEnd;
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
 };
 
