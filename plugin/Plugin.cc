@@ -161,13 +161,13 @@ private:
     const ChordPlacement chords =
         computeChordIncrements(numbered.dag, numbered.ballLarus, {});
     const bool hashed = f.numPaths > gOptions.arrayThreshold;
-    const auto [descriptor, counters] = emitFunctionTables(
+    const FunctionTableTrees trees = emitFunctionTables(
         {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
          f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
          hashed ? 0 : f.numPaths + 1, {}, false});
     instrumentPaths(g, numbered, chords,
-                    {descriptor, counters,
+                    {trees.descriptor, trees.counters,
                      hashed ? PathEnd::CountHashed : PathEnd::CountInline,
                      f.numPaths, false, true, nullptr, nullptr},
                     gOptions);
@@ -206,7 +206,7 @@ private:
     FunctionTableSpec spec{f.identity, residualRecord(f, plan, gOptions),
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
                            table.size(), table, !plan.counted};
-    const auto [descriptor, counters] = emitFunctionTables(spec);
+    const FunctionTableTrees trees = emitFunctionTables(spec);
     if (policy == ResidualPolicy::Complete)
       return 0;
     const PathEnd pathEnd =
@@ -215,8 +215,8 @@ private:
         : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
                                            : PathEnd::Residual;
     instrumentPaths(g, numbered, plan.chords,
-                    {descriptor, counters, pathEnd, plan.tableSize, plan.counted,
-                     false, &plan.checkedEnd, &plan.narrowEnd},
+                    {trees.descriptor, trees.counters, pathEnd, plan.tableSize,
+                     plan.counted, false, &plan.checkedEnd, &plan.narrowEnd},
                     gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
