@@ -319,9 +319,24 @@ private:
         gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE,
                           NULL_TREE),
         profile_probability::very_likely());
-    increment(seenElement(at, 1), one());
+    countInSlot(at);
     gsi = gsi_start_bb(hit);
     gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
+  }
+
+  // seen[at + 1]++: a plain increment, or with atomic=1 a relaxed atomic
+  // add whose address is an SSA name first (a call's argument must be a
+  // GIMPLE value, which &seen[i] with a variable i is not).
+  void countInSlot(tree at) {
+    tree count = seenElement(at, 1);
+    if (!atomic_)
+      return increment(count, one());
+    tree address = make_temp_ssa_name(build_pointer_type(counterType()),
+                                      nullptr, "pathcov_count");
+    add(gimple_build_assign(address, build_fold_addr_expr(count)));
+    add(gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8), 3,
+                          address, one(),
+                          build_int_cst(integer_type_node, MEMMODEL_RELAXED)));
   }
 
   // seen[index + offset]

@@ -103,7 +103,9 @@ def main():
             flags = [f"-fplugin-arg-pathcov-{x}" for x in
                      ["mode=residual", f"corpus={corpus}", f"stats={stats}",
                       *args]]
-            must([a.compiler, level, "-g", *plugin, *flags, PROGRAM, wrap,
+            # -fchecking: GCC verifies the GIMPLE the plugin made.
+            must([a.compiler, level, "-g", "-fchecking", *plugin, *flags,
+                  PROGRAM, wrap,
                   "-Wl,--wrap=__pathcov_residual_path", "-o", program,
                   a.runtime, "-lpthread"], f"{what}: residual build")
             reports = os.path.join(out, "reports")
