@@ -37,9 +37,12 @@ PROGRAM = os.path.join(HERE, "programs", "first_sighting.c")
 WRAPPER = os.path.join(HERE, "first_sighting_wrap.c")
 RUNS = 1000  # the field run's loop
 
+# The policy of small tested functions by default, and the argument that
+# gives them PPP tables instead.
+SMALL_POLICY, SMALL_LIMIT = "bitmap", "bitmap-limit"
 # (name, plugin arguments, whether each residual path calls once)
 VARIANTS = [("default", [], True),
-            ("ppp", ["bitmap-limit=0"], True),
+            ("ppp", [f"{SMALL_LIMIT}=0"], True),
             ("atomic", ["atomic=1"], True),
             ("counted", ["count-tested=1"], False)]
 
@@ -153,7 +156,8 @@ def main():
                 fail(f"no residual path repeated in the loop: {counts}")
             # The variants test what they say: g untested, f checked by a
             # bitmap or PPP table.
-            checked = "bitmap" if name in ("default", "atomic") else "array"
+            checked = (SMALL_POLICY if name in ("default", "atomic")
+                       else "array")
             if policies.get("untested", 0) < 1 or policies.get(checked, 0) < 1:
                 fail(f"policies {policies}, expected untested and {checked}")
             print(f"{what}: {len(counts)} residual paths, "
