@@ -1,10 +1,10 @@
 """Residual mode's compile-time statistics: -fplugin-arg-pathcov-stats=FILE
 appends one JSON object per translation unit: {"unit": ..., "functions":
 {POLICY: n, ...}, "ppp_delta": {BUCKET: n}, "path_ends": {"checked": n,
-"unchecked": n}}. The sums over the package's own units are used (a
-configure script's test programs, whose sources are gone after the build,
-are not the package's), a missing key counts 0, and policies are whatever
-keys appear.
+"unchecked": n}, "seen_slots": {"functions": n, "bytes": n}}. The sums over
+the package's own units are used (a configure script's test programs, whose
+sources are gone after the build, are not the package's), a missing key
+counts 0, and policies are whatever keys appear.
 """
 
 import json
@@ -12,11 +12,12 @@ import os
 import re
 
 DELTA_BUCKETS = ["1", "(1,2]", "(2,4]", "over 4"]
-GROUPS = ["functions", "ppp_delta", "path_ends"]
+GROUPS = ["functions", "ppp_delta", "path_ends", "seen_slots"]
 
 
 def empty():
-    return {"units": 0, "functions": {}, "ppp_delta": {}, "path_ends": {}}
+    return {"units": 0, "functions": {}, "ppp_delta": {}, "path_ends": {},
+            "seen_slots": {}}
 
 
 def _add(dst, src):
@@ -52,7 +53,8 @@ def ordered_keys(d, preferred):
 def describe(group, d):
     """'array 12, sorted 3, ...' in a stable order, generic over the keys present."""
     pref = {"functions": ["bytemap", "array", "sorted", "untested", "stale", "complete"],
-            "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"]}.get(group, [])
+            "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"],
+            "seen_slots": ["functions", "bytes"]}.get(group, [])
     keys = ordered_keys(d, pref)
     return ", ".join(f"{k}: {d[k]}" for k in keys) if keys else "-"
 

@@ -41,11 +41,11 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
 namespace {
 
 // A residual check waiting for its branches: after `last`, which computes
-// `tested`, count the path (when the table counts) if tested, else call the
-// runtime (see CodeBuilder::insertCheckBranches).
+// `tested`, count the path (when the table counts) if tested, else miss
+// (see CodeBuilder::insertCheckBranches).
 struct PendingCheck {
   gimple *last;
-  tree tested; // boolean
+  tree tested; // boolean; NULL_TREE: no path is tested, always a miss
   tree id;
   tree count; // the tested path's count, or NULL_TREE
 };
@@ -94,7 +94,11 @@ public:
     case PathEnd::LookUp:
       return callRuntime(residualLookupDecl(), id);
     case PathEnd::Residual:
-      return callRuntime(residualPathDecl(), id);
+      // Untested, stale: every path is residual. With seen slots, only the
+      // miss's slot test (insertCheckBranches); else the call.
+      if (!tables_.seen)
+        return callRuntime(residualPathDecl(), id);
+      return pending(NULL_TREE, id, NULL_TREE);
     case PathEnd::CheckBytemap:
       return checkBytemap(id);
     case PathEnd::CheckTable:
@@ -136,19 +140,23 @@ public:
   }
 
   // Gives each residual check its branches. After all the code is in
-  // place: they split the block the check ended up in. `if (!tested) call`
+  // place: they split the block the check ended up in. `if (!tested) miss`
   // goes in first, then, for a counting table, `if (tested) count++` before
-  // it; the optimizers thread the second test away after a hit.
+  // it; the optimizers thread the second test away after a hit. A check
+  // with nothing tested (untested, stale) is the miss alone.
   void insertCheckBranches() {
     for (const PendingCheck &check : checks_) {
       basic_block bb = gimple_bb(check.last);
+      if (!check.tested) {
+        insertMiss(bb, check.last, check.id);
+        continue;
+      }
       basic_block miss = insert_cond_bb(
           bb, check.last,
           gimple_build_cond(EQ_EXPR, check.tested, boolean_false_node,
                             NULL_TREE, NULL_TREE),
           profile_probability::very_unlikely());
-      gimple_stmt_iterator gsi = gsi_start_bb(miss);
-      gsi_insert_after(&gsi, missCall(check.id), GSI_NEW_STMT);
+      insertMiss(miss, nullptr, check.id);
       if (!check.count)
         continue;
       basic_block hit = insert_cond_bb(
@@ -157,7 +165,7 @@ public:
                             NULL_TREE, NULL_TREE),
           profile_probability::very_likely());
       increment(check.count, one());
-      gsi = gsi_start_bb(hit);
+      gimple_stmt_iterator gsi = gsi_start_bb(hit);
       gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
     }
   }
@@ -240,6 +248,91 @@ private:
   }
 
   void callRuntime(tree decl, tree id) { add(runtimeCall(decl, id)); }
+
+  // The miss of path `id`, in `bb` after `after` (nullptr: bb is empty).
+  // Without seen slots, the call. With them (first sighting only,
+  // docs/residual-mode.md), the path's slot first: `k = id & (slots - 1);
+  // if (seen[2k] == id + 1) seen[2k + 1]++; else call`, the call cold: the
+  // runtime claims the free slot of a path it has recorded, so a residual
+  // path calls it once, then counts like a tested one (atomically with
+  // atomic=1). The tag is read with a volatile load: the call (an asm
+  // that, to the compiler, writes no memory) may have just set it, and no
+  // optimizer may reuse or hoist an older read.
+  void insertMiss(basic_block bb, gimple *after, tree id) {
+    if (!tables_.seen) {
+      gcc_checking_assert(!after);
+      gimple_stmt_iterator gsi = gsi_start_bb(bb);
+      gsi_insert_after(&gsi, missCall(id), GSI_NEW_STMT);
+      return;
+    }
+    tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+    add(gimple_build_assign(slot, BIT_AND_EXPR, id,
+                            constant(tables_.seenSlots - 1)));
+    tree at = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+    add(gimple_build_assign(at, LSHIFT_EXPR, slot,
+                            build_int_cst(unsigned_type_node, 1)));
+    tree tagRef = seenElement(at);
+    TREE_TYPE(tagRef) =
+        build_qualified_type(counterType(), TYPE_QUAL_VOLATILE);
+    TREE_THIS_VOLATILE(tagRef) = 1;
+    TREE_SIDE_EFFECTS(tagRef) = 1;
+    tree tag = make_temp_ssa_name(counterType(), nullptr, "pathcov_tag");
+    add(gimple_build_assign(tag, tagRef));
+    tree mine = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_seen");
+    add(gimple_build_assign(mine, EQ_EXPR, tag, sum(id, 1, "pathcov_tag")));
+    gimple *last = gimple_seq_last_stmt(seq_);
+    gimple_seq test = take();
+    if (after) {
+      gimple_stmt_iterator gsi = gsi_for_stmt(after);
+      gsi_insert_seq_after(&gsi, test, GSI_NEW_STMT);
+    } else {
+      gimple_stmt_iterator gsi = gsi_start_bb(bb);
+      gsi_insert_seq_after(&gsi, test, GSI_NEW_STMT);
+    }
+    // As for a check: `if (!mine) call` first, then `if (mine) count++`
+    // before it.
+    basic_block call = insert_cond_bb(
+        bb, last,
+        gimple_build_cond(EQ_EXPR, mine, boolean_false_node, NULL_TREE,
+                          NULL_TREE),
+        profile_probability::very_unlikely());
+    gimple_stmt_iterator gsi = gsi_start_bb(call);
+    gsi_insert_after(&gsi, missCall(id), GSI_NEW_STMT);
+    basic_block hit = insert_cond_bb(
+        bb, last,
+        gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE,
+                          NULL_TREE),
+        profile_probability::very_likely());
+    countInSlot(at);
+    gsi = gsi_start_bb(hit);
+    gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
+  }
+
+  // seen[at + 1]++: a plain increment, or with atomic=1 a relaxed atomic
+  // add whose address is an SSA name first (a call's argument must be a
+  // GIMPLE value, which &seen[i] with a variable i is not).
+  void countInSlot(tree at) {
+    tree count = seenElement(at, 1);
+    if (!atomic_)
+      return increment(count, one());
+    tree address = make_temp_ssa_name(build_pointer_type(counterType()),
+                                      nullptr, "pathcov_count");
+    add(gimple_build_assign(address, build_fold_addr_expr(count)));
+    add(gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8), 3,
+                          address, one(),
+                          build_int_cst(integer_type_node, MEMMODEL_RELAXED)));
+  }
+
+  // seen[index + offset]
+  tree seenElement(tree index, uint64_t offset = 0) {
+    tree at = index;
+    if (offset != 0) {
+      at = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+      add(gimple_build_assign(at, PLUS_EXPR, index, constant(offset)));
+    }
+    return build4(ARRAY_REF, counterType(), tables_.seen, at, NULL_TREE,
+                  NULL_TREE);
+  }
 
   // A check's miss: on x86-64, a call from inline assembly to a stub that
   // preserves every register (runtime/src/residual_miss_x86_64.S). To the

@@ -19,13 +19,15 @@ namespace pathcov {
 enum class PathEnd {
   CountInline,   // record: counters[min(id, num_paths)]++
   CountHashed,   // record: __pathcov_record_path(fn, id)
-  CheckBytemap,  // residual: byte id of the bytemap set ? nothing :
-                 // __pathcov_residual_path(fn, id)
+  CheckBytemap,  // residual: byte id of the bytemap set ? nothing : miss
   CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
-                 // (if counted) : __pathcov_residual_path(fn, id)
+                 // (if counted) : miss
   LookUp,        // residual: __pathcov_residual_lookup(fn, id)
-  Residual,      // residual: __pathcov_residual_path(fn, id)
+  Residual,      // residual: miss
 };
+// A residual path end's miss: with seen slots (abi.h), slot
+// k = id & (slots - 1) holds tag id + 1 ? its count++ :
+// __pathcov_residual_path(fn, id); without, the call alone.
 
 // Where the counters of a function live, and how its paths end.
 struct FunctionTables {
@@ -37,6 +39,10 @@ struct FunctionTables {
   bool countCalls; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd;
+  // Residual mode: the seen slots (seenSlots {tag, count} pairs), or
+  // NULL_TREE.
+  tree seen = NULL_TREE;
+  uint64_t seenSlots = 0;
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

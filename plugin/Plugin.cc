@@ -21,12 +21,22 @@ PluginOptions gOptions;
 TestedPathIndex gCorpus; // residual mode
 
 // Residual mode's -fplugin-arg-pathcov-stats: functions per table policy,
-// how compact PPP made the tables, and how many path ends need a check.
+// how compact PPP made the tables, how many path ends need a check, and
+// the seen slots (first sighting only).
 struct ResidualStats {
   unsigned byPolicy[kResidualPolicies] = {};
   // PPP delta of the functions with tested paths: 1, (1,2], (2,4], over 4.
   unsigned byDelta[4] = {};
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
+  // Functions with seen slots, and the slots' bytes (.bss).
+  uint64_t seenFunctions = 0, seenBytes = 0;
+
+  void addSeen(uint64_t slots) {
+    if (slots == 0)
+      return;
+    ++seenFunctions;
+    seenBytes += slots * 16;
+  }
 
   void add(const ResidualPlan &plan) {
     ++byPolicy[static_cast<int>(plan.policy)];
@@ -49,7 +59,8 @@ struct ResidualStats {
         {"functions", policies},
         {"ppp_delta", {{"1", byDelta[0]}, {"(1,2]", byDelta[1]},
                        {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
-        {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}}};
+        {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}},
+        {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}}};
     if (file.empty()) {
       fprintf(stderr, "pathcov: %s: residual mode: %s\n", main_input_filename,
               line.dump().c_str());
@@ -161,13 +172,13 @@ private:
     const ChordPlacement chords =
         computeChordIncrements(numbered.dag, numbered.ballLarus, {});
     const bool hashed = f.numPaths > gOptions.arrayThreshold;
-    const auto [descriptor, counters] = emitFunctionTables(
+    const FunctionTableTrees trees = emitFunctionTables(
         {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
          f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
          hashed ? 0 : f.numPaths + 1, {}, {}, false});
     instrumentPaths(g, numbered, chords,
-                    {descriptor, counters,
+                    {trees.descriptor, trees.counters,
                      hashed ? PathEnd::CountHashed : PathEnd::CountInline,
                      f.numPaths, false, true, nullptr},
                     gOptions);
@@ -205,7 +216,9 @@ private:
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
                            plan.table.size(), plan.table, plan.bytemap,
                            !plan.counted};
-    const auto [descriptor, counters] = emitFunctionTables(spec);
+    spec.seenSlots = seenSlots(plan, f.numPaths);
+    gStats.addSeen(spec.seenSlots);
+    const FunctionTableTrees trees = emitFunctionTables(spec);
     if (policy == ResidualPolicy::Complete)
       return 0;
     const PathEnd pathEnd =
@@ -214,11 +227,30 @@ private:
         : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
                                            : PathEnd::Residual;
     instrumentPaths(g, numbered, plan.chords,
-                    {descriptor, counters, pathEnd, plan.tableSize, plan.counted,
-                     false, &plan.checkedEnd},
+                    {trees.descriptor, trees.counters, pathEnd, plan.tableSize,
+                     plan.counted, false, &plan.checkedEnd, trees.seen,
+                     spec.seenSlots},
                     gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
+
+  // First sighting only (docs/residual-mode.md): the seen slots of a
+  // function whose checked path ends miss to the runtime (bytemap, array,
+  // untested, stale), a power of two, as many as its paths up to 256, so
+  // that a small function gives each path its own. None with count-tested
+  // (every path end keeps its call, as before) nor for sorted functions
+  // (their lookup is a call anyway) or complete ones.
+  static uint64_t seenSlots(const ResidualPlan &plan, uint64_t numPaths) {
+    const ResidualPolicy policy = plan.policy;
+    if (gOptions.residualLimits.countTested || plan.checkedEnds == 0 ||
+        policy == ResidualPolicy::Sorted || policy == ResidualPolicy::Complete)
+      return 0;
+    uint64_t slots = 1;
+    while (slots < kMaxSeenSlots && slots < numPaths)
+      slots *= 2;
+    return slots;
+  }
+  static constexpr uint64_t kMaxSeenSlots = 256;
 
   void skip(function *fun, FunctionMetadata &f, const std::string &reason) {
     if (gOptions.warnSkipped)

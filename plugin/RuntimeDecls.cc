@@ -9,7 +9,7 @@ namespace {
 
 // abi.h's version; plugin/ cannot include the runtime's C header as-is
 // because GCC's headers poison some of what stdint.h pulls in.
-constexpr uint64_t kAbiVersion = 3;
+constexpr uint64_t kAbiVersion = 4;
 
 tree gDescriptorType;
 tree gRecordPathDecl;
@@ -91,6 +91,8 @@ tree descriptorType() {
       {"counters", build_pointer_type(counterType())},
       {"calls", counterType()},       {"runtime", ptr_type_node},
       {"table_size", counterType()},  {"resumes", counterType()},
+      {"seen", build_pointer_type(counterType())},
+      {"seen_slots", counterType()},
   };
   // finish_builtin_struct takes the fields last first.
   tree type = lang_hooks.types.make_type(RECORD_TYPE);
@@ -162,7 +164,7 @@ void referToRuntime() {
   finishVar(link, nullptr);
 }
 
-std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
+FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   ++gTableCount;
   referToRuntime();
   tree counters = NULL_TREE;
@@ -195,6 +197,16 @@ std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
     }
     finishVar(counters, nullptr);
   }
+  // Residual mode's seen slots (abi.h): zero, in .bss; written by the
+  // runtime (tags) and by the function's code (counts).
+  tree seen = NULL_TREE;
+  if (spec.seenSlots) {
+    tree type = build_array_type_nelts(counterType(), 2 * spec.seenSlots);
+    seen = staticVar("__pathcov_seen", type);
+    TREE_ADDRESSABLE(seen) = 1;
+    DECL_NONALIASED(seen) = 1;
+    finishVar(seen, nullptr);
+  }
   tree meta = metadataVar(spec.metadata);
 
   tree type = descriptorType();
@@ -221,6 +233,13 @@ std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
                : null_pointer_node);
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::TableSize),
                          u64(spec.tableSize));
+  if (seen) {
+    CONSTRUCTOR_APPEND_ELT(
+        init, field(DescriptorField::Seen),
+        addressAs(TREE_TYPE(field(DescriptorField::Seen)), seen));
+    CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::SeenSlots),
+                           u64(spec.seenSlots));
+  }
   DECL_INITIAL(descriptor) = build_constructor(type, init);
   finishVar(descriptor, nullptr);
 
@@ -229,7 +248,7 @@ std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec) {
   SET_DECL_ALIGN(pointer, POINTER_SIZE);
   DECL_USER_ALIGN(pointer) = 1;
   finishVar(pointer, "pathcov_functions");
-  return {descriptor, counters};
+  return {descriptor, counters, seen};
 }
 
 void emitMetadataOnly(const std::string &metadata) {

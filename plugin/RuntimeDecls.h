@@ -20,7 +20,7 @@ tree counterType(); // uint64_t
 tree descriptorType();
 enum class DescriptorField {
   AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Metadata, Counters,
-  Calls, Runtime, TableSize, Resumes
+  Calls, Runtime, TableSize, Resumes, Seen, SeenSlots
 };
 tree descriptorField(tree type, DescriptorField which);
 
@@ -58,12 +58,20 @@ struct FunctionTableSpec {
   // Nothing writes the table (a residual table without counts): a
   // constant, which the optimizers may read at compile time.
   bool readOnly = false;
+  // Residual mode: this many seen slots (abi.h; a power of two), or none.
+  uint64_t seenSlots = 0;
 };
 
-// Emits the counters, the metadata record in section pathcov_meta, the
-// descriptor and its pointer in section pathcov_functions. Returns the
-// descriptor and the counters (NULL_TREE if none).
-std::pair<tree, tree> emitFunctionTables(const FunctionTableSpec &spec);
+// What emitFunctionTables made (NULL_TREE: none).
+struct FunctionTableTrees {
+  tree descriptor;
+  tree counters;
+  tree seen; // residual mode's seen slots
+};
+
+// Emits the counters, the seen slots, the metadata record in section
+// pathcov_meta, the descriptor and its pointer in section pathcov_functions.
+FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec);
 
 // A metadata record with no descriptor (a skipped function).
 void emitMetadataOnly(const std::string &metadata);

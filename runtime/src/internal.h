@@ -198,6 +198,16 @@ static inline int is_residual(const struct pathcov_function *fn) {
          (fn->flags & PATHCOV_FN_RESIDUAL);
 }
 
+/* The seen slot (abi.h: {tag, count}) of path id of residual function fn,
+ * or NULL when fn has none (or a slot count that is not a power of two). */
+static inline uint64_t *seen_slot(const struct pathcov_function *fn,
+                                  uint64_t id) {
+  uint64_t n = fn->seen_slots;
+  if (!fn->seen || n == 0 || (n & (n - 1)))
+    return NULL;
+  return &fn->seen[2 * (id & (n - 1))];
+}
+
 /* The table of residual paths (residual_table.c records them, residual.c
  * reports them). */
 #define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */
@@ -209,7 +219,9 @@ enum { ENTRY_PENDING = 0, ENTRY_LIVE = 1, ENTRY_DEAD = 2 };
 struct entry {
   struct pathcov_function *fn; /* set before the entry is published... */
   uint64_t id;                 /* ...and never changed after */
-  uint64_t count;              /* atomic */
+  uint64_t count;              /* atomic; the runs the runtime saw (the
+                                  path's seen slot, if it has claimed it,
+                                  counts the others: seen_slot) */
   uint64_t first_seen_ns;      /* CLOCK_REALTIME */
   uint32_t thread;             /* gettid() of the thread that first ran it */
   uint32_t state;              /* ENTRY_*: the report lists live ones */

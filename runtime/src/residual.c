@@ -4,10 +4,14 @@
  *
  * The residual table (internal.h) lives in static memory, one per module
  * (each module links its own copy of the runtime); residual_table.c
- * records paths in it, lock-free. Residual counts are always atomic
- * (residual paths are rare, and threads must not lose them); the tested
- * counts that __pathcov_residual_lookup makes with count-tested follow
- * PATHCOV_FN_ATOMIC, like the plugin's inline ones.
+ * records paths in it, lock-free, and gives each new path its function's
+ * seen slot if free (abi.h), where instrumented code counts its later
+ * runs. The counts the runtime makes, in the table, are always atomic (the
+ * set of residual paths must be exact, threads included); those in seen
+ * slots, and the tested counts that __pathcov_residual_lookup makes with
+ * count-tested, follow PATHCOV_FN_ATOMIC, like the plugin's inline ones. A
+ * path's count in the report is its entry's plus its slot's, if the slot
+ * is its own (tag id + 1).
  *
  * Reports are formatted by one function, format_report, into a
  * pathcov_out (out.c): a file through a chunk buffer on the stack, a
@@ -59,9 +63,21 @@ static uint64_t entries_used(void) {
   return n < RESIDUAL_CAPACITY ? n : RESIDUAL_CAPACITY;
 }
 
+/* How often residual path e ran: the runs the runtime counted, plus the
+ * ones counted inline in its seen slot once it had claimed it. */
+static uint64_t path_count(const struct entry *e) {
+  uint64_t count = __atomic_load_n(&e->count, __ATOMIC_RELAXED);
+  const uint64_t *slot = seen_slot(e->fn, e->id);
+  if (slot && __atomic_load_n(&slot[0], __ATOMIC_RELAXED) == e->id + 1)
+    count += __atomic_load_n(&slot[1], __ATOMIC_RELAXED);
+  return count;
+}
+
 /* The child of a fork has one thread, and its own pid: the residual paths
- * it inherited are its parent's to report. Writes only what was used, so
- * that the child does not copy pages it never touched. */
+ * it inherited are its parent's to report, and so are the seen slots they
+ * claimed (a claimed slot would count the child's runs of such a path
+ * inline, with no entry for them). Writes only what was used, so that the
+ * child does not copy pages it never touched: only claimed slots. */
 static void reset_in_child(void) {
   uint64_t used = entries_used();
   for (uint32_t i = 0; i < INDEX_SLOTS; ++i)
@@ -75,6 +91,12 @@ static void reset_in_child(void) {
     if (!is_residual(*p))
       continue;
     (*p)->runtime = NULL;
+    if (seen_slot(*p, 0))
+      for (uint64_t k = 0; k < (*p)->seen_slots; ++k)
+        if ((*p)->seen[2 * k]) {
+          (*p)->seen[2 * k] = 0;
+          (*p)->seen[2 * k + 1] = 0;
+        }
     /* The tested paths' counts are the parent's too (abi.h: the ids, then
      * their counts). */
     if (has_counts(*p))
@@ -135,7 +157,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, ", \"id\": ");
     pathcov_out_u64(o, e->id);
     pathcov_out_str(o, ",\n   \"count\": ");
-    pathcov_out_u64(o, __atomic_load_n(&e->count, __ATOMIC_RELAXED));
+    pathcov_out_u64(o, path_count(e));
     pathcov_out_str(o, ", \"first_seen_ns\": ");
     pathcov_out_u64(o, e->first_seen_ns);
     pathcov_out_str(o, ", \"thread\": ");

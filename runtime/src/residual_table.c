@@ -20,9 +20,21 @@
  * No lock, no allocation, no system call but clock_gettime and gettid for
  * a new path: any thread, and a signal handler, can record at any time.
  *
+ * First sighting only (docs/residual-mode.md): once (fn, id) is in the
+ * table, the path claims its seen slot (abi.h) if the slot is free, with a
+ * compare-and-swap of its tag from 0 to id + 1; from then on instrumented
+ * code counts the path in the slot and calls here no more. A slot's tag
+ * never changes once set (residual.c's fork reset aside), so the slot
+ * counts only runs after the claim, the entry only the ones seen here:
+ * the report adds them up. A path whose slot another path of its function
+ * holds keeps coming here; so does one the full table dropped (it has no
+ * entry, and claims no slot).
+ *
  * fn->runtime of a residual function caches the number (+ 1) of the entry
  * of its last residual path, checked first: a residual path repeated in a
- * loop costs two loads, two compares and an atomic add.
+ * loop that still comes here (no seen slot: the sorted policy, or
+ * count-tested=1; or its slot taken) costs two loads, two compares and an
+ * atomic add.
  *
  * On x86-64, instrumented code reaches __pathcov_residual_path through
  * __pathcov_residual_miss (residual_miss_x86_64.S), which saves every
@@ -113,6 +125,19 @@ static void give_back(uint32_t number) {
                      __ATOMIC_RELEASE);
 }
 
+/* (fn, id) is in the table: takes its seen slot if the slot is free, so
+ * that instrumented code counts its next runs inline (abi.h). A slot
+ * another path holds stays its: this path keeps coming here, counted in
+ * its entry. Only paths with an entry claim a slot: a path the full table
+ * drops keeps coming here, to be counted in dropped_paths. */
+static void claim(struct pathcov_function *fn, uint64_t id) {
+  uint64_t *tag = seen_slot(fn, id);
+  uint64_t free_tag = 0;
+  if (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == 0)
+    __atomic_compare_exchange_n(tag, &free_tag, id + 1, 0, __ATOMIC_RELEASE,
+                                __ATOMIC_RELAXED);
+}
+
 static void remember(struct pathcov_function *fn, uint32_t number) {
   void *hint = (void *)(uintptr_t)number;
   if (__atomic_load_n(&fn->runtime, __ATOMIC_RELAXED) != hint)
@@ -135,6 +160,7 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
         __atomic_store_n(&residual_table.entries[mine - 1].state, ENTRY_LIVE,
                          __ATOMIC_RELEASE);
         remember(fn, mine);
+        claim(fn, id);
         return;
       }
       /* Another thread published entry v in this slot first: compare it
@@ -146,6 +172,7 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
       if (mine)
         give_back(mine);
       remember(fn, v);
+      claim(fn, id);
       return;
     }
   }
@@ -160,6 +187,7 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
     struct entry *e = &residual_table.entries[last - 1];
     if (e->fn == fn && e->id == id) {
       __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
+      claim(fn, id);
       return;
     }
   }

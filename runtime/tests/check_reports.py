@@ -38,6 +38,9 @@ CHECKSUMS = {
     "many": "5555555555555555",
     "hot": "6666666666666666",
     "bench_sorted": "7777777777777777",
+    "seen_fn": "8888888888888888",
+    "seen_array": "9999999999999999",
+    "seen_atomic": "aaaaaaaaaaaaaaaa",
     "residual": "0123456789abcdef",      # rt_mixed.c
     "lib_untested": "abcdefabcdefabcd",  # rt_reslib.c
     "exe_untested": "1234123412341234",  # rt_resuseslib.c
@@ -177,7 +180,7 @@ def scenario_clean(a, tmp):
 def scenario_mixed(a, tmp):
     module = os.path.realpath(a.mixed)
     pid, _ = run([a.mixed], tmp, stdout="", stderr=(
-        f"pathcov: {module}: 1 function descriptors are not of ABI version 3 "
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 4 "
         "or are malformed: their paths are not counted\n"))
     only(tmp, [profile_name(a.mixed, pid, 0), report_name(a.mixed, pid, 0)])
     check_profile(load(tmp, profile_name(a.mixed, pid, 0)), a.mixed, pid,
@@ -238,6 +241,8 @@ def scenario_threads(a, tmp):
             owner[1000 + t * 100 + j] = tids[t]
     paths.append(("hot", 7, threads * records))
     paths.append(("sorted_atomic", 5, threads * ((records + 9) // 10)))
+    # Counted by the runtime, then in the seen slots, atomically: exact.
+    paths += [("seen_atomic", k, threads * records // 20) for k in range(20)]
     any_worker = set(tids.values())
 
     def thread_of(p):
@@ -334,6 +339,33 @@ def scenario_fork(a, tmp):
            "the child's report starts at the fork")
 
 
+def scenario_seen(a, tmp):
+    # The slots ({tag, count}: tag id + 1) show which runs the runtime saw.
+    pid, out = run([a.residual, "seen"], tmp)
+    m = re.fullmatch(r"seen 0 0 2 9 3 2 0 0\n"
+                     r"seen_array 5 1 8 5\n"
+                     r"child seen 0 0 0 0 0 0 0 0\n"
+                     r"child seen_array 0 0 0 0\n"
+                     r"child seen 0 0 6 2 0 0 0 0\n"
+                     r"seen 0 0 2 10 3 2 0 0\n"
+                     r"child (\d+)\n", out)
+    if not m:
+        raise Failure(f"unexpected output {out!r}")
+    child = int(m.group(1))
+    only(tmp, [report_name(a.residual, pid, 0),
+               report_name(a.residual, child, 0)])
+    # The entry's count (the runtime's) plus the slot's; the colliding path
+    # 5 counted by the runtime alone.
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", [("seen_fn", 1, 11), ("seen_fn", 5, 4),
+                          ("seen_fn", 2, 3), ("seen_array", 7, 6),
+                          ("seen_array", 4, 2)])
+    # Neither the parent's entries nor its slots' counts.
+    check_report(load(tmp, report_name(a.residual, child, 0)), a.residual,
+                 child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2)],
+                 threads=child)
+
+
 def scenario_api(a, tmp):
     many = [("many", i, i % 5 + 1) for i in range(2000)]
     read_end, write_end = os.pipe()
@@ -389,13 +421,15 @@ def scenario_report_off(a, tmp):
 
 
 def scenario_dropped(a, tmp):
-    pid, _ = run([a.residual, "dropped"], tmp)
+    # seen_fn's path 9, dropped, claims no slot: its 5 runs are all counted.
+    pid, _ = run([a.residual, "dropped"], tmp,
+                 stdout="seen 0 0 0 0 0 0 0 0\n")
     paths = [("many", i, i % 3 + 1 + (7 if i == 5 else 0))
              for i in range(CAPACITY)]
     check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
                  "exit", paths,
                  dropped=sum(i % 3 + 1 for i in range(CAPACITY,
-                                                      CAPACITY + 100)))
+                                                      CAPACITY + 100)) + 5)
 
 
 LIB = [("lib_untested", 51, 2), ("lib_untested", 52, 1)]

@@ -5,7 +5,8 @@
  *
  * Record mode: FAKE_FUNCTION, fake_enter, fake_path. Residual mode
  * (docs/residual-mode.md): FAKE_RESIDUAL with a table of {Ball-Larus id,
- * count} tables built by hand, fake_residual_end at each path end. */
+ * count} tables built by hand, or FAKE_RESIDUAL_SEEN with seen slots,
+ * fake_residual_end at each path end. */
 #ifndef PATHCOV_TESTS_FAKE_PLUGIN_H
 #define PATHCOV_TESTS_FAKE_PLUGIN_H
 
@@ -41,6 +42,25 @@
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
+/* A residual-mode function as the plugin makes it without count-tested
+ * (untested or stale, table_ 0; or an array of ids, the last UINT64_MAX):
+ * with seen slots, seen_ (uint64_t[2 * slots_], zero; slots_ a power of
+ * two). */
+#define FAKE_RESIDUAL_SEEN(var, identity_, checksum_, num_paths_, flags_,    \
+                           table_, table_size_, seen_, slots_)               \
+  static struct pathcov_function var = {                                     \
+      .abi_version = PATHCOV_ABI_VERSION,                                    \
+      .flags = PATHCOV_FN_RESIDUAL | (flags_),                               \
+      .cfg_checksum = (checksum_),                                           \
+      .num_paths = (num_paths_),                                             \
+      .identity = (identity_),                                               \
+      .counters = (uint64_t *)(table_),                                      \
+      .table_size = (table_size_),                                           \
+      .seen = (seen_),                                                       \
+      .seen_slots = (slots_)};                                               \
+  static struct pathcov_function *const var##_entry                          \
+      __attribute__((section("pathcov_functions"), used)) = &var
+
 /* Once per unit, like the plugin: links the runtime into the module. */
 static const void *const fake_runtime_link __attribute__((used)) =
     &__pathcov_runtime_missing_link_with_lpathcov_rt;
@@ -67,20 +87,34 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
               fn->flags);
 }
 
+/* Residual mode, path bl is not tested: counted in its seen slot if the
+ * slot is its own, else the runtime's. */
+static inline void fake_residual_miss(struct pathcov_function *fn,
+                                      uint64_t bl) {
+  if (fn->seen) {
+    uint64_t *slot = &fn->seen[2 * (bl & (fn->seen_slots - 1))];
+    if (slot[0] == bl + 1) {
+      fake_bump(&slot[1], fn->flags);
+      return;
+    }
+  }
+  __pathcov_residual_path(fn, bl);
+}
+
 /* Residual mode, at the end of a path whose registers are ppp (PPP) and
  * bl (Ball-Larus), as the plugin emits it for each policy. */
 static inline void fake_residual_end(struct pathcov_function *fn,
                                      uint64_t ppp, uint64_t bl) {
   if (!fn->counters) { /* untested, stale */
-    __pathcov_residual_path(fn, bl);
+    fake_residual_miss(fn, bl);
   } else if (fn->flags & PATHCOV_FN_SORTED) {
     __pathcov_residual_lookup(fn, bl);
   } else { /* array: i = min(ppp, size) */
     uint64_t i = ppp < fn->table_size ? ppp : fn->table_size;
-    if (fn->counters[i] == bl)
+    if (fn->counters[i] != bl)
+      fake_residual_miss(fn, bl);
+    else if (fn->flags & PATHCOV_FN_COUNTED)
       fake_bump(&fn->counters[fn->table_size + 1 + i], fn->flags);
-    else
-      __pathcov_residual_path(fn, bl);
   }
 }
 

@@ -42,6 +42,21 @@ static uint64_t bench_table[2][1024 + 1];
 FAKE_RESIDUAL(fn_bench, "bench_sorted", 0x7777777777777777ull, 4096,
               PATHCOV_FN_SORTED, bench_table, 1024);
 
+/* First sighting only (seen slots, abi.h): untested, 64 paths, 4 slots
+ * (ids 1, 5 and 9 share slot 1). */
+static uint64_t seen_untested[2 * 4];
+FAKE_RESIDUAL_SEEN(fn_seen, "seen_fn", 0x8888888888888888ull, 64, 0, 0, 0,
+                   seen_untested, 4);
+/* An array function (PPP ids 0, 1 are the tested ids 3, 6), 2 slots. */
+static uint64_t seen_array_table[2 + 1] = {3, 6, UINT64_MAX};
+static uint64_t seen_array[2 * 2];
+FAKE_RESIDUAL_SEEN(fn_seen_array, "seen_array", 0x9999999999999999ull, 8, 0,
+                   seen_array_table, 2, seen_array, 2);
+/* Atomic slot counts (atomic=1), for the threads: 16 slots, 20 paths. */
+static uint64_t seen_atomic[2 * 16];
+FAKE_RESIDUAL_SEEN(fn_seen_atomic, "seen_atomic", 0xaaaaaaaaaaaaaaaaull, 64,
+                   PATHCOV_FN_ATOMIC, 0, 0, seen_atomic, 16);
+
 static void repeat(struct pathcov_function *fn, uint64_t ppp, uint64_t bl,
                    int times) {
   for (int i = 0; i < times; ++i)
@@ -80,6 +95,48 @@ static void counts(void) {
   repeat(&fn_weird, 0, 4, 1);
   print_table("array", &fn_arr, 5);
   print_table("sorted", &fn_sorted, 6);
+}
+
+/* A function's seen slots, {tag, count} each. */
+static void print_slots(const char *name, const struct pathcov_function *fn) {
+  printf("%s", name);
+  for (uint64_t k = 0; k < 2 * fn->seen_slots; ++k)
+    printf(" %llu", (unsigned long long)fn->seen[k]);
+  printf("\n");
+}
+
+/* First sighting only: the first run of a residual path calls the runtime,
+ * which claims the path's seen slot; the next ones count in the slot
+ * (printed: the runtime did not see them), a path whose slot another holds
+ * keeps calling the runtime. A forked child starts with free slots. */
+static int seen(void) {
+  repeat(&fn_seen, 0, 1, 10);      /* 1 call, slot 1 = {2, 9} */
+  repeat(&fn_seen, 0, 5, 4);       /* slot 1 is 1's: 4 calls */
+  repeat(&fn_seen, 0, 2, 3);       /* 1 call, slot 2 = {3, 2} */
+  repeat(&fn_seen_array, 0, 3, 5); /* tested */
+  repeat(&fn_seen_array, 1, 7, 6); /* PPP 1 is id 6: 1 call, slot 1 = {8, 5} */
+  repeat(&fn_seen_array, 5, 4, 2); /* clamped PPP: 1 call, slot 0 = {5, 1} */
+  print_slots("seen", &fn_seen);
+  print_slots("seen_array", &fn_seen_array);
+  fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return 1;
+  if (child == 0) {
+    print_slots("child seen", &fn_seen);
+    print_slots("child seen_array", &fn_seen_array);
+    repeat(&fn_seen, 0, 5, 3); /* here 5 claims slot 1: 1 call */
+    repeat(&fn_seen, 0, 1, 2); /* 2 calls */
+    print_slots("child seen", &fn_seen);
+    exit(0);
+  }
+  int status;
+  if (waitpid(child, &status, 0) != child || status != 0)
+    return 1;
+  repeat(&fn_seen, 0, 1, 1); /* slot 1 is still 1's here */
+  print_slots("seen", &fn_seen);
+  printf("child %ld\n", (long)child);
+  return 0;
 }
 
 /* Only tested paths: nothing to report at exit. */
@@ -178,6 +235,9 @@ static void *worker(void *arg) {
     fake_residual_end(&fn_atomic, 0, i % 3 == 0 ? 1 : i % 3 == 1 ? 4 : 9);
     if (i % 10 == 0)
       fake_residual_end(&fn_atomic, 0, 5); /* miss */
+    /* New paths claiming slots, as the others count in them; 16 .. 19
+     * share the slots of 0 .. 3 with them. */
+    fake_residual_end(&fn_seen_atomic, 0, i % 20);
   }
   return NULL;
 }
@@ -316,6 +376,9 @@ static void dropped(void) {
   for (uint64_t i = 0; i < 16384 + 100; ++i)
     repeat(&fn_many, 0, i, (int)(i % 3) + 1);
   repeat(&fn_many, 0, 5, 7);
+  /* A path the full table drops claims no slot: every run is counted. */
+  repeat(&fn_seen, 0, 9, 5);
+  print_slots("seen", &fn_seen);
 }
 
 static int write_file(const char *path, const char *data, size_t len) {
@@ -410,6 +473,8 @@ int main(int argc, char **argv) {
     return replaced();
   else if (strcmp(scenario, "fork") == 0)
     return fork_scenario();
+  else if (strcmp(scenario, "seen") == 0)
+    return seen();
   else if (strcmp(scenario, "dropped") == 0)
     dropped();
   else if (strcmp(scenario, "api") == 0 && argc > 3)

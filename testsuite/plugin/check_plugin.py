@@ -154,7 +154,9 @@ def main():
             "functions": {"bytemap": 1, "array": 0, "sorted": 0, "untested": 0,
                           "stale": 0, "complete": 1},
             "ppp_delta": {"1": 2, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
-            "path_ends": {"checked": 1, "unchecked": 1}}
+            "path_ends": {"checked": 1, "unchecked": 1},
+            # The bytemap function's 4 paths: 4 seen slots of 16 bytes.
+            "seen_slots": {"functions": 1, "bytes": 64}}
     check("stats=FILE: one line per compilation", lines == [want] * 3,
           json.dumps(lines))
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 3
+#define PATHCOV_ABI_VERSION 4
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -62,6 +62,20 @@ struct pathcov_function {
    * back): each abandoned one of the function's paths. Written to profiles
    * as "resumes" when nonzero. */
   uint64_t resumes;
+  /* Residual mode (docs/residual-mode.md, "First sighting only"): the
+   * function's seen slots, seen_slots pairs {tag, count} of uint64_t,
+   * interleaved (slot k is seen[2k], seen[2k + 1]), writable and zero in the
+   * object; 0 when the function has none (record mode, count-tested=1, and
+   * the sorted and complete policies). Path id's slot is
+   * id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
+   * residual path once it has recorded it, by a compare-and-swap of the tag
+   * to id + 1, which then never changes (but for a forked child's reset).
+   * Instrumented code, where a path end's check misses, tests the slot: tag
+   * id + 1 counts the path inline in the slot's count (plain, or an atomic
+   * add with PATHCOV_FN_ATOMIC), anything else calls the runtime. A path's
+   * count is its table entry's count plus its slot's. */
+  uint64_t *seen;
+  uint64_t seen_slots; /* a power of two, or 0 */
 };
 
 /* Defined by the runtime. Every instrumented unit refers to it, so that
@@ -79,8 +93,9 @@ extern const char __pathcov_runtime_missing_link_with_lpathcov_rt;
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode: path `id` (Ball-Larus) of `fn` was not tested: record it
- * (once per distinct path, with a count). Called out of line by
- * instrumented code when the inline check misses. */
+ * (once per distinct path, with a count) and claim its seen slot if free.
+ * Called out of line by instrumented code when the inline check misses and
+ * the path's seen slot is not the path's. */
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
