@@ -27,6 +27,7 @@ class Step:
 
 class Package:
     name = ""
+    source_version = None  # the Debian version to fetch; None: the newest
     lang = "c"
     program = ""          # the workload's binary, relative to the build directory
     input_mib = None      # (timed, callgrind) sizes of the generated input, or None
@@ -375,4 +376,57 @@ class Re2(Package):
         return [(t, f"./obj/test/{t}", bdir) for t in self.TESTS]
 
 
-PACKAGES = {p.name: p for p in [Zlib(), Bzip2(), Lua(), Sqlite(), Xz(), Tinyxml2(), Re2()]}
+class Pcre2(Package):
+    """A regular-expression interpreter: pcre2_match.c's match() is one
+    function with a big switch in a loop, billions of Ball-Larus paths, of
+    which the tests run a few thousand: the case PPP was made for, and the
+    one that once fell back to a runtime call at every path end (issue 10,
+    "No policy cliff")."""
+    name = "pcre2"
+    # bookworm's security update 10.42-1+deb12u2 is listed, but its diff is
+    # not on the mirror: the release version is.
+    source_version = "10.42-1"
+    program = "pcre2grep"
+    input_mib = (4, 1)
+    PATTERNS = [r"(\w+) \1", r"\b([a-z]{2,4})[a-z]* [a-z]* \1[a-z]*\b",
+                r"^(?:[a-z]+ ){3,8}[0-9]+$", r"(?i)qu?[aeiou]+[^aeiou ]{2}(?=[a-z]* [0-9])",
+                r"([a-z])[a-z]*(?:\1[a-z]*){3}"]
+    workload_text = ("`pcre2grep -c -e PATTERN input` for five patterns (back references, "
+                     "lookahead, counted repeats, case folding) over the generated input; "
+                     "pcre2 built with `./configure --disable-shared` (no JIT: the interpreter)")
+    tests_text = ("pcre2's own `RunTest 1 2` (`pcre2test` on `testdata/testinput1` and "
+                  "`testinput2`: the main functionality and the API, without JIT) and "
+                  "`RunGrepTest`")
+
+    def prepare(self, tree, work):
+        conf = os.path.join(work, "configured")
+        run(["cp", "-a", tree, conf])
+        run(["./configure", "--disable-shared", "--enable-static", "CFLAGS=-O2"], cwd=conf,
+            build=True)
+        # The Makefile would link the character tables by absolute path,
+        # which each variant's copy of the tree would not find: a copy.
+        run(["cp", "src/pcre2_chartables.c.dist", "src/pcre2_chartables.c"], cwd=conf)
+        return conf
+
+    def _make(self, bdir, cflags, ldlibs, targets):
+        return sh(f"make -j1 {targets} CFLAGS='{cflags}' LIBS='{ldlibs}'", bdir)
+
+    def build(self, bdir, cflags, ldlibs):
+        return self._make(bdir, cflags, ldlibs, "pcre2grep")
+
+    def build_tests(self, bdir, cflags, ldlibs):
+        return self._make(bdir, cflags, ldlibs, "pcre2test")[0]
+
+    def workload(self, bdir, small, inputs):
+        exe = os.path.join(bdir, self.program)
+        inp = inputs["small" if small else "full"]
+        return [Step([exe, "-c", "-e", p, inp], None, f"out{i}.txt")
+                for i, p in enumerate(self.PATTERNS)]
+
+    def tests(self, bdir, cflags, ldlibs):
+        return [("RunTest", "srcdir=. ./RunTest 1 2", bdir),
+                ("RunGrepTest", "srcdir=. ./RunGrepTest", bdir)]
+
+
+PACKAGES = {p.name: p for p in [Zlib(), Bzip2(), Lua(), Sqlite(), Xz(), Tinyxml2(), Re2(),
+                                Pcre2()]}

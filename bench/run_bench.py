@@ -93,14 +93,16 @@ def ensure_deb_src():
     run(["apt-get", "update"])
 
 
-def fetch_source(pkg, srcroot):
-    """apt-get source --download-only + dpkg-source -x; returns (tree, version)."""
+def fetch_source(pkg, srcroot, version=None):
+    """apt-get source --download-only (of `version` if given) + dpkg-source -x;
+    returns (tree, version)."""
     d = os.path.join(srcroot, pkg)
     os.makedirs(d, exist_ok=True)
     dscs = glob.glob(os.path.join(d, f"{pkg}_*.dsc"))
     if not dscs:
         ensure_deb_src()
-        run(["apt-get", "source", "--download-only", pkg], cwd=d)
+        run(["apt-get", "source", "--download-only", f"{pkg}={version}" if version else pkg],
+            cwd=d)
         dscs = glob.glob(os.path.join(d, f"{pkg}_*.dsc"))
         if not dscs:
             raise BenchError(f"apt-get source gave no .dsc for {pkg}")
@@ -250,7 +252,7 @@ def variant_flags(paths, work):
 
 
 def bench_package(pkg, args, paths, res):
-    tree, version = fetch_source(pkg.name, paths["src"])
+    tree, version = fetch_source(pkg.name, paths["src"], pkg.source_version)
     res["version"] = version
     work = os.path.join(paths["bench"], pkg.name)
     shutil.rmtree(work, ignore_errors=True)
