@@ -50,7 +50,7 @@ demo: all
 	BUILD=$(BUILD) ./scripts/demo.sh
 
 # Not part of `check`: downloads Debian source packages (adds a deb-src entry
-# when missing, as root) and takes about half an hour (7 packages, 5 variants,
+# when missing, as root) and takes about 40 minutes (8 packages, 5 variants,
 # 5 runs each); writes docs/benchmarks.md. Installs what it needs first.
 bench: all
 	./scripts/install-deps.sh --bench
