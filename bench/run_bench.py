@@ -503,26 +503,43 @@ def write_doc(results, args, paths, out):
         meds = [med([c[i] for c in cols]) for i in range(10)]
         A("| **median** | " + " | ".join(fmt(x) for x in meds) + " | | |")
     A("")
-    tg = []
     ok = [r for r in results if not r.get("error")]
     if ok:
-        ra = [wall_ratio(r, "res_a") for r in ok]
-        gc = [wall_ratio(r, "gcov") for r in ok]
-        rc = [wall_ratio(r, "record") for r in ok]
-        cp = [key_ratio(r, v, "compile") for r in ok for v in ("record", "res_a", "res_b")]
+        A("Targets of issue 10 (measured, not asserted; Ir is the figure of record):")
+        A("")
+        A("| target | limit | measured | met |")
+        A("|---|---:|---:|---|")
+
+        def known(xs):
+            return [x for x in xs if x is not None]
+
+        def target(what, limit, value, met):
+            A(f"| {what} | {limit} | {value} | {'yes' if met else '**no**'} |")
+
+        def at_most(what, limit, xs, pick):
+            xs = known(xs)
+            if xs:
+                v = pick(xs)
+                target(what, f"<= {limit:.2f}", fmt(v), v <= limit)
+
+        ir = {v: [key_ratio(r, v, "ir") for r in ok] for v in ("gcov", "res_a", "res_b")}
+        at_most("residual (a) Ir, median", 1.03, ir["res_a"], med)
+        at_most("residual (a) Ir, worst", 1.10, ir["res_a"], max)
+        pairs = [(a, g) for a, g in zip(ir["res_a"], ir["gcov"]) if a is not None and g is not None]
+        below = sum(1 for a, g in pairs if a < g)
+        target("residual (a) Ir below gcov's", "every package", f"{below} of {len(pairs)}",
+               below == len(pairs))
+        at_most("residual (b) Ir, median", 1.10, ir["res_b"], med)
+        at_most("residual (b) Ir, worst", 1.25, ir["res_b"], max)
+        size = [key_ratio(r, v, "size") for r in ok for v in RESIDUAL]
+        at_most("residual size (`size` text + data), worst", 1.15, size, max)
+        cp = [key_ratio(r, v, "compile") for r in ok for v in RESIDUAL]
+        at_most("residual compile time, median", 1.10, cp, med)
+        at_most("residual compile time, worst", 1.25, cp, max)
         fails = [r["name"] for r in results if r.get("error") or
                  any(r["oracle"].get(v) != "pass" for v in RESIDUAL)]
-        tg.append(f"residual (a) median run-time overhead {fmt(med(ra))} (target <= 1.05), "
-                  f"worst {fmt(max(x for x in ra if x is not None))} (target <= 1.15); below gcov on "
-                  f"{sum(1 for a, g in zip(ra, gc) if a is not None and g is not None and a < g)}"
-                  f" of {len(ok)} programs")
-        tg.append(f"record <= gcov (run time) on "
-                  f"{sum(1 for a, g in zip(rc, gc) if a is not None and g is not None and a <= g)}"
-                  f" of {len(ok)} programs")
-        tg.append(f"compile time (pathcov variants) at most {fmt(max(x for x in cp if x is not None))}"
-                  f" x plain (target <= 1.15), median {fmt(med(cp))}")
-        tg.append("oracle mismatches / failed programs: " + (", ".join(fails) if fails else "none"))
-        A("Targets (measured, not asserted): " + "; ".join(tg) + ".")
+        target("oracle mismatches / failed programs", "none",
+               ", ".join(fails) if fails else "none", not fails)
         A("")
     A("## How it is measured")
     A("")
