@@ -18,11 +18,15 @@ call, and other targets call __pathcov_residual_path directly from the
 instrumented object, redirected as well.
 
 Checks, for every variant (levels -O0 and -O2; default tables, PPP tables,
-atomic=1): each residual path of the report reached the runtime exactly
-once, nothing else reached it, and the counts are exact (f and g ran N
-times each). With count-tested=1 (no seen slots, as before) every run
-calls: the wrapper's count is the report's, which shows the wrapper sees
-the calls. Exits non-zero on failure."""
+atomic=1, hash tables): each residual path of the report reached the
+runtime exactly once, nothing else reached it, and the counts are exact (f
+and g ran N times each); and on the tests' own input (every path tested)
+nothing calls the runtime at all. With count-tested=1 (no seen slots, as
+before) every run calls: the wrapper's count is the report's, which shows
+the wrapper sees the calls. The sorted policy (count-tested=1 without a PPP
+table) looks every path of f up, tested or not: the lookups the wrapper
+counts (__pathcov_residual_lookup, wrapped too) show it sees them, and that
+the hashed variant's zero is no blind spot. Exits non-zero on failure."""
 import argparse
 import collections
 import glob
@@ -40,11 +44,18 @@ RUNS = 1000  # the field run's loop
 # The policy of small tested functions by default, and the argument that
 # gives them PPP tables instead.
 SMALL_POLICY, SMALL_LIMIT = "bytemap", "bytemap-limit"
-# (name, plugin arguments, whether each residual path calls once)
-VARIANTS = [("default", [], True),
-            ("ppp", [f"{SMALL_LIMIT}=0"], True),
-            ("atomic", ["atomic=1"], True),
-            ("counted", ["count-tested=1"], False)]
+# (name, plugin arguments, whether each residual path calls once, the
+# policy of f)
+VARIANTS = [("default", [], True, SMALL_POLICY),
+            ("ppp", [f"{SMALL_LIMIT}=0"], True, "array"),
+            ("atomic", ["atomic=1"], True, SMALL_POLICY),
+            # No bytemap and no PPP table: the hash table, probed inline.
+            ("hashed", [f"{SMALL_LIMIT}=0", "table-limit=0"], True, "hashed"),
+            ("counted", ["count-tested=1"], False, "array"),
+            # Counting without a PPP table: the runtime's binary search, a
+            # lookup call at every path end, tested or not.
+            ("sorted", [f"{SMALL_LIMIT}=0", "table-limit=0", "count-tested=1"],
+             False, "sorted")]
 
 
 class Failed(Exception):
@@ -97,7 +108,7 @@ def main():
         must([a.pathcov, "collect", "-o", corpus,
               *glob.glob(os.path.join(profiles, "pathcov-*.json"))],
              f"{level} collect")
-        for name, args, once in VARIANTS:
+        for name, args, once, checked in VARIANTS:
             what = f"{level} {name}"
             out = os.path.join(base, name)
             os.makedirs(out)
@@ -109,17 +120,44 @@ def main():
             # -fchecking: GCC verifies the GIMPLE the plugin made.
             must([a.compiler, level, "-g", "-fchecking", *plugin, *flags,
                   PROGRAM, wrap,
-                  "-Wl,--wrap=__pathcov_residual_path", "-o", program,
+                  "-Wl,--wrap=__pathcov_residual_path",
+                  "-Wl,--wrap=__pathcov_residual_lookup", "-o", program,
                   a.runtime, "-lpthread"], f"{what}: residual build")
+
+            def counted_calls(r):
+                """The wrapper's counts: {(identity, id): n} of the
+                recorder's calls and of the lookups."""
+                calls, lookups = {}, {}
+                for line in r.stderr.splitlines():
+                    fields = line.split("\t")
+                    if fields[0] not in ("calls", "lookups") or len(fields) != 4:
+                        raise Failed(f"{what}: unexpected stderr line {line!r}")
+                    into = calls if fields[0] == "calls" else lookups
+                    into[(fields[1], int(fields[2]))] = int(fields[3])
+                return calls, lookups
+
+            def fail(text):
+                failures.append(f"{what}: {text}")
+
+            # The tests' own input: every path it runs is tested, and a
+            # tested path end calls nothing, but with the sorted policy.
+            tested_run = must([program, str(RUNS), "0"], f"{what}: tested run",
+                              env=environment(PATHCOV_REPORT_DIR=os.path.join(
+                                  out, "tested-reports")))
+            calls, lookups = counted_calls(tested_run)
+            if calls:
+                fail(f"the tested run called the recorder: {calls}")
+            f_lookups = sum(n for (identity, _), n in lookups.items()
+                            if identity == "f")
+            if name == "sorted" and f_lookups != RUNS:
+                fail(f"the tested run looked f's paths up {f_lookups} times, "
+                     f"expected {RUNS}")
+            if name != "sorted" and lookups:
+                fail(f"the tested run looked paths up: {lookups}")
             reports = os.path.join(out, "reports")
             r = must([program, str(RUNS), "1"], f"{what}: field run",
                      env=environment(PATHCOV_REPORT_DIR=reports))
-            calls = {}
-            for line in r.stderr.splitlines():
-                fields = line.split("\t")
-                if fields[0] != "calls" or len(fields) != 4:
-                    raise Failed(f"{what}: unexpected stderr line {line!r}")
-                calls[(fields[1], int(fields[2]))] = int(fields[3])
+            calls, lookups = counted_calls(r)
             found = glob.glob(os.path.join(reports, "pathcov-report-*.json"))
             if len(found) != 1:
                 raise Failed(f"{what}: reports {found}, expected one")
@@ -130,16 +168,25 @@ def main():
             with open(stats) as f:
                 policies = json.loads(f.readline())["functions"]
 
-            def fail(text):
-                failures.append(f"{what}: {text}")
-
             if report["dropped_paths"] != 0:
                 fail(f"dropped_paths {report['dropped_paths']}")
-            if set(calls) != set(counts):
+            if name == "sorted":
+                # Every path end of f looks its path up (the lookup's own
+                # recordings are inside the runtime, not counted here).
+                f_lookups = sum(n for (identity, _), n in lookups.items()
+                                if identity == "f")
+                if f_lookups != RUNS:
+                    fail(f"f's paths were looked up {f_lookups} times, "
+                         f"expected {RUNS}")
+            elif lookups:
+                fail(f"paths looked up: {lookups}")
+            if name != "sorted" and set(calls) != set(counts):
                 fail(f"paths that called the runtime {sorted(calls)}, "
                      f"residual paths reported {sorted(counts)}")
             for path, count in sorted(counts.items()):
                 wanted = 1 if once else count
+                if name == "sorted" and path[0] != "g":
+                    continue  # recorded from inside the lookup (g untested)
                 if calls.get(path) != wanted:
                     fail(f"residual path {path} ran {count} times and called "
                          f"the runtime {calls.get(path)} times, expected "
@@ -155,14 +202,13 @@ def main():
             if not any(c >= RUNS // 2 for c in counts.values()):
                 fail(f"no residual path repeated in the loop: {counts}")
             # The variants test what they say: g untested, f checked by a
-            # bytemap or PPP table.
-            checked = (SMALL_POLICY if name in ("default", "atomic")
-                       else "array")
+            # bytemap, a PPP table, a hash table or the sorted ids.
             if policies.get("untested", 0) < 1 or policies.get(checked, 0) < 1:
                 fail(f"policies {policies}, expected untested and {checked}")
             print(f"{what}: {len(counts)} residual paths, "
                   f"{sum(counts.values())} runs, "
-                  f"{sum(calls.values())} runtime calls; policies {policies}")
+                  f"{sum(calls.values())} runtime calls, "
+                  f"{sum(lookups.values())} lookups; policies {policies}")
     for f in failures:
         print("FAIL", f, file=sys.stderr)
     return 1 if failures else 0
