@@ -214,7 +214,7 @@ private:
     while ((uint64_t{1} << bits) < tables_.bound)
       ++bits;
     tree shift = build_int_cst(unsigned_type_node, 64 - bits);
-    tree tested = NULL_TREE;
+    tree tested = NULL_TREE, first = NULL_TREE, firstIndex = NULL_TREE;
     for (uint64_t multiplier : tables_.multipliers) {
       tree product = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(product, MULT_EXPR, id,
@@ -225,14 +225,25 @@ private:
       add(gimple_build_assign(slot, element(index)));
       tree found = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
       add(gimple_build_assign(found, EQ_EXPR, slot, id));
-      if (tested) {
+      if (!tested) {
+        first = found;
+        firstIndex = index;
+      } else {
+        // count-tested=1: the hit's slot count, at table_size + 2 + slot
+        // (abi.h), whichever probe hit.
+        if (tables_.counted) {
+          tree hit = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
+          add(gimple_build_assign(hit, COND_EXPR, first, firstIndex, index));
+          firstIndex = hit;
+        }
         tree either = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
         add(gimple_build_assign(either, BIT_IOR_EXPR, tested, found));
         found = either;
       }
       tested = found;
     }
-    pending(tested, id, NULL_TREE);
+    pending(tested, id,
+            tables_.counted ? element(firstIndex, tables_.bound + 2) : NULL_TREE);
   }
 
   void pending(tree tested, tree id, tree count) {

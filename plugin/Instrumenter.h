@@ -23,7 +23,8 @@ enum class PathEnd {
   CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
                  // (if counted) : miss
   CheckHashed,   // residual: table[h1(id)] or table[h2(id)] holds id ?
-                 // nothing : miss (two-choice hash, see hashSlot)
+                 // count it (if counted) : miss (two-choice hash, see
+                 // hashSlot)
   LookUp,        // residual: __pathcov_residual_lookup(fn, id)
   Residual,      // residual: miss
 };
@@ -38,7 +39,8 @@ struct FunctionTables {
   PathEnd pathEnd;
   uint64_t bound;  // CountInline: num_paths; CheckTable, CheckHashed: the
                    // table size (CheckHashed: a power of two)
-  bool counted;    // CheckTable: the table has counts after its ids
+  bool counted;    // CheckTable, CheckHashed: the table has counts after
+                   // its ids
   bool countCalls; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd;

@@ -66,18 +66,17 @@ std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
 namespace {
 
 // Hashed: the first table that holds every tested id, trying
-// kHashAttempts pairs of multipliers at the smallest size (a power of two
-// at least twice the ids), then as many at twice that size; empty when
-// none does. Deterministic: the same ids always give the same table.
-constexpr unsigned kHashAttempts = 8;
-
+// limits.hashAttempts (8) pairs of multipliers at the smallest size (a
+// power of two at least twice the ids), then as many at twice that size;
+// false when none does. Deterministic: the same ids always give the same
+// table.
 bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
   const std::vector<uint64_t> &ids = plan.tested;
   uint64_t size = 2;
   while (size < 2 * ids.size())
     size *= 2;
   for (int doubled = 0; doubled < 2; ++doubled, size *= 2)
-    for (unsigned n = 0; n < kHashAttempts; ++n) {
+    for (unsigned n = 0; n < limits.hashAttempts; ++n) {
       const auto [k1, k2] = hashMultipliers(n);
       std::vector<uint64_t> table =
           buildCuckooTable(ids, size, k1, k2, limits.hashKicks);
@@ -204,8 +203,12 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
-  } else if (!limits.countTested && planHashed(plan, limits)) {
+  } else if (planHashed(plan, limits)) {
     plan.policy = ResidualPolicy::Hashed;
+    // With countTested, a count per slot after the multipliers.
+    plan.counted = limits.countTested;
+    if (plan.counted)
+      plan.table.resize(2 * plan.tableSize + 2, 0);
   } else {
     plan.policy = ResidualPolicy::Sorted;
     plan.tableSize = tested.size();

@@ -58,8 +58,9 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
   case ResidualPolicy::Hashed: {
     // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id,
     // the multipliers after the tableSize slots.
-    if (plan.table.size() != plan.tableSize + 2) {
-      problem = "a hashed table without its two multipliers";
+    if (plan.table.size() != plan.tableSize + 2 +
+                                 (plan.counted ? plan.tableSize : 0)) {
+      problem = "a hashed table without its two multipliers (or counts)";
       return false;
     }
     const uint64_t k1 = plan.table[plan.tableSize];
@@ -139,12 +140,16 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
             (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2}));
   EXPECT_FALSE(hashed.counted);
   expectExactChecks(hashed);
-  // Counting them too: searched instead.
-  const ResidualPlan sorted = plan({2, 16, 0, true});
-  EXPECT_EQ(sorted.policy, ResidualPolicy::Sorted);
-  EXPECT_EQ(sorted.table,
-            (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
-  expectExactChecks(sorted);
+  // Counting them too: the same table, a count per slot after it.
+  const ResidualPlan countedHash = plan({2, 16, 0, true});
+  EXPECT_EQ(countedHash.policy, ResidualPolicy::Hashed);
+  EXPECT_TRUE(countedHash.counted);
+  EXPECT_EQ(countedHash.table,
+            (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2, 0, 0, 0, 0,
+                                   0, 0, 0, 0}));
+  expectExactChecks(countedHash);
+  // (Should no hash table be found: the sorted ids, see
+  // HashedFallsBackToSortedWhenNoTableIsFound.)
 }
 
 namespace {
@@ -231,6 +236,20 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   for (uint64_t id = 0; id < 16384; ++id) {
     std::string problem;
     EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
+              std::binary_search(tested.begin(), tested.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
+  // Counting: the sorted ids, a count after each.
+  limits.countTested = true;
+  const ResidualPlan counted = planResidual(
+      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits);
+  ASSERT_EQ(counted.policy, ResidualPolicy::Sorted);
+  EXPECT_TRUE(counted.counted);
+  EXPECT_EQ(counted.table.size(), 2 * (tested.size() + 1));
+  for (uint64_t id = 0; id < 16384; id += 7) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, counted, id, problem),
               std::binary_search(tested.begin(), tested.end(), id))
         << id;
     EXPECT_EQ(problem, "");
@@ -329,9 +348,12 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
         tested.push_back(id);
     ResidualLimits limits{1 + rng() % 64, 1.0 + (rng() % 8),
                           rng() % 2 ? 0 : rng() % 128, rng() % 4 == 0};
-    // Now and then no cuckoo moves: some hashed plans fall back to sorted.
-    if (rng() % 8 == 0)
+    // Now and then no cuckoo moves, or no hash table at all: some hashed
+    // plans fall back to sorted.
+    if (rng() % 4 == 0)
       limits.hashKicks = 0;
+    if (rng() % 4 == 0)
+      limits.hashAttempts = 0;
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];

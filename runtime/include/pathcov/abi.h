@@ -16,8 +16,8 @@
  * a corpus of tested paths; its path ends tell tested paths (counted in
  * `counters`) from residual ones (__pathcov_residual_path). */
 #define PATHCOV_FN_RESIDUAL 4u
-/* Residual mode, count-tested=1 and the PPP interval too large for an
- * array (or, rarely, no hash table found, see PATHCOV_FN_CUCKOO):
+/* Residual mode, the PPP interval too large for an array and no hash table
+ * found (see PATHCOV_FN_CUCKOO; a fallback that should not happen):
  * `counters` holds the tested paths sorted by Ball-Larus id, and every
  * checked path end calls __pathcov_residual_lookup. */
 #define PATHCOV_FN_SORTED 8u
@@ -30,16 +30,18 @@
 /* Residual mode: the table has a count after its ids (count-tested=1);
  * without it the table is a constant. */
 #define PATHCOV_FN_COUNTED 64u
-/* Residual mode, policy "hashed" (the PPP interval too large for an array,
- * no count-tested): `counters` points at a constant two-choice (cuckoo)
+/* Residual mode, policy "hashed" (the PPP interval too large for an
+ * array): `counters` points at a two-choice (cuckoo)
  * hash table of the tested Ball-Larus ids: table_size slots (a power of
  * two, 2^b, at least twice the tested paths), each a tested id or
- * UINT64_MAX, then two more words, the odd multipliers K1 and K2. A tested
+ * UINT64_MAX, then two more words, the odd multipliers K1 and K2, then,
+ * with PATHCOV_FN_COUNTED, table_size counts (slot k's count is
+ * counters[table_size + 2 + k]; without, the table is a constant). A tested
  * id is in slot (id * K1) >> (64 - b) or slot (id * K2) >> (64 - b)
  * (64-bit products, wrapping), and no other id is in either. Instrumented
  * code probes both inline and misses (__pathcov_residual_path, through the
- * seen slots) when neither holds the id; the runtime never reads the
- * table. */
+ * seen slots) when neither holds the id, or counts the hit slot; the
+ * runtime reads the table only to report counts. */
 #define PATHCOV_FN_CUCKOO 128u
 
 /* One per instrumented function and translation unit (a comdat function
@@ -64,7 +66,8 @@ struct pathcov_function {
    * which no path has: a PPP id clamped to table_size always misses), or,
    * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
    * read). With PATHCOV_FN_CUCKOO, the hash table and its two multipliers
-   * (table_size + 2 words, no counts). With PATHCOV_FN_BYTEMAP, the
+   * (table_size + 2 words), then, with PATHCOV_FN_COUNTED, table_size
+   * counts. With PATHCOV_FN_BYTEMAP, the
    * bytemap. 0 when no path of the
    * function was tested, or every one was (no path end needs a check). */
   uint64_t *counters;

@@ -21,8 +21,8 @@ enum class ResidualPolicy : uint8_t {
   Hashed,   // PPP interval too large: a constant two-choice (cuckoo) hash
             // table of the tested ids, two probes inline whatever the
             // function's size
-  Sorted,   // count-tested=1 (or no hash table found) with a PPP interval
-            // too large: binary search of tested ids, out of line
+  Sorted,   // no hash table found (a fallback that should not happen):
+            // binary search of tested ids, out of line
   Untested, // the tests never ran the function: every path is residual
   Stale,    // the corpus has the function with another CFG: every path is
             // residual, and the build says the corpus is stale
@@ -42,12 +42,15 @@ struct ResidualLimits {
   // The most Ball-Larus ids given a bytemap (a byte each, so 4 KiB at
   // most). 0: never; PPP tables only.
   uint64_t bytemapPaths = 4096;
-  // Count how often each tested path runs (reports' tested_paths): PPP or
-  // sorted tables with a count beside each id, never a bytemap.
+  // Count how often each tested path runs (reports' tested_paths): PPP,
+  // hash or sorted tables with a count beside each id, never a bytemap.
   bool countTested = false;
   // Hashed: cuckoo insertion moves at most this many ids per insertion
   // before it tries the next pair of multipliers (0: never moves one).
   unsigned hashKicks = 500;
+  // Hashed: the pairs of multipliers tried at each size (0: none, every
+  // such function sorted; for tests).
+  unsigned hashAttempts = 8;
 };
 
 // Hashed: slot h(id) = (id * multiplier) >> (64 - log2 size) of a table of
@@ -86,7 +89,9 @@ struct ResidualPlan {
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
   // twice the tested paths), each a tested id or kNoPath, then the two
   // multipliers K1, K2 (see hashSlot): a tested id is in slot
-  // hashSlot(id, K1) or hashSlot(id, K2), and no other id is in either.
+  // hashSlot(id, K1) or hashSlot(id, K2), and no other id is in either;
+  // with countTested, tableSize counts (0) follow, slot k's at
+  // tableSize + 2 + k.
   // Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
