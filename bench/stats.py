@@ -52,7 +52,7 @@ def ordered_keys(d, preferred):
 
 def describe(group, d):
     """'array 12, sorted 3, ...' in a stable order, generic over the keys present."""
-    pref = {"functions": ["bytemap", "array", "sorted", "untested", "stale", "complete"],
+    pref = {"functions": ["bytemap", "array", "hashed", "sorted", "untested", "stale", "complete"],
             "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"],
             "seen_slots": ["functions", "bytes"]}.get(group, [])
     keys = ordered_keys(d, pref)

@@ -103,6 +103,8 @@ public:
       return checkBytemap(id);
     case PathEnd::CheckTable:
       return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+    case PathEnd::CheckHashed:
+      return checkHashed(id);
     }
   }
 
@@ -199,6 +201,49 @@ private:
     add(gimple_build_assign(tested, NE_EXPR, byte,
                             build_int_cst(unsigned_char_type_node, 0)));
     pending(tested, id, NULL_TREE);
+  }
+
+  // Two-choice hashing (core hashSlot): slots (id * K1) >> shift and
+  // (id * K2) >> shift of the constant table, whose size is 2^(64 -
+  // shift); a tested id is in one of them, any other id in neither. Both
+  // loads, no branch but the miss's: about eight instructions whatever
+  // the function's size, and where the id is known at compile time the
+  // check folds away like a bytemap's.
+  void checkHashed(tree id) {
+    int bits = 0;
+    while ((uint64_t{1} << bits) < tables_.bound)
+      ++bits;
+    tree shift = build_int_cst(unsigned_type_node, 64 - bits);
+    tree tested = NULL_TREE, first = NULL_TREE, firstIndex = NULL_TREE;
+    for (uint64_t multiplier : tables_.multipliers) {
+      tree product = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
+      add(gimple_build_assign(product, MULT_EXPR, id,
+                              build_int_cstu(pathType(), multiplier)));
+      tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
+      add(gimple_build_assign(index, RSHIFT_EXPR, product, shift));
+      tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+      add(gimple_build_assign(slot, element(index)));
+      tree found = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
+      add(gimple_build_assign(found, EQ_EXPR, slot, id));
+      if (!tested) {
+        first = found;
+        firstIndex = index;
+      } else {
+        // count-tested=1: the hit's slot count, at table_size + 2 + slot
+        // (abi.h), whichever probe hit.
+        if (tables_.counted) {
+          tree hit = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
+          add(gimple_build_assign(hit, COND_EXPR, first, firstIndex, index));
+          firstIndex = hit;
+        }
+        tree either = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
+        add(gimple_build_assign(either, BIT_IOR_EXPR, tested, found));
+        found = either;
+      }
+      tested = found;
+    }
+    pending(tested, id,
+            tables_.counted ? element(firstIndex, tables_.bound + 2) : NULL_TREE);
   }
 
   void pending(tree tested, tree id, tree count) {

@@ -22,6 +22,9 @@ enum class PathEnd {
   CheckBytemap,  // residual: byte id of the bytemap set ? nothing : miss
   CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
                  // (if counted) : miss
+  CheckHashed,   // residual: table[h1(id)] or table[h2(id)] holds id ?
+                 // count it (if counted) : miss (two-choice hash, see
+                 // hashSlot)
   LookUp,        // residual: __pathcov_residual_lookup(fn, id)
   Residual,      // residual: miss
 };
@@ -34,8 +37,10 @@ struct FunctionTables {
   tree descriptor; // struct pathcov_function
   tree counters;   // its counters, table or bytemap, or NULL_TREE
   PathEnd pathEnd;
-  uint64_t bound;  // CountInline: num_paths; CheckTable: the table size
-  bool counted;    // CheckTable: the table has counts after its ids
+  uint64_t bound;  // CountInline: num_paths; CheckTable, CheckHashed: the
+                   // table size (CheckHashed: a power of two)
+  bool counted;    // CheckTable, CheckHashed: the table has counts after
+                   // its ids
   bool countCalls; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd;
@@ -43,6 +48,8 @@ struct FunctionTables {
   // NULL_TREE.
   tree seen = NULL_TREE;
   uint64_t seenSlots = 0;
+  // CheckHashed: the two multipliers (the table's last two words).
+  uint64_t multipliers[2] = {0, 0};
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

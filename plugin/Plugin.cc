@@ -211,6 +211,7 @@ private:
         kFlagResidual | (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
         (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
         (policy == ResidualPolicy::Bytemap ? kFlagBytemap : 0) |
+        (policy == ResidualPolicy::Hashed ? kFlagCuckoo : 0) |
         (plan.counted ? kFlagCounted : 0) | (gOptions.atomic ? kFlagAtomic : 0);
     FunctionTableSpec spec{f.identity, residualRecord(f, plan, gOptions),
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
@@ -224,19 +225,23 @@ private:
     const PathEnd pathEnd =
         policy == ResidualPolicy::Bytemap ? PathEnd::CheckBytemap
         : policy == ResidualPolicy::Array ? PathEnd::CheckTable
+        : policy == ResidualPolicy::Hashed ? PathEnd::CheckHashed
         : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
                                            : PathEnd::Residual;
-    instrumentPaths(g, numbered, plan.chords,
-                    {trees.descriptor, trees.counters, pathEnd, plan.tableSize,
-                     plan.counted, false, &plan.checkedEnd, trees.seen,
-                     spec.seenSlots},
-                    gOptions);
+    FunctionTables tables{trees.descriptor, trees.counters, pathEnd,
+                          plan.tableSize, plan.counted, false,
+                          &plan.checkedEnd, trees.seen, spec.seenSlots};
+    if (policy == ResidualPolicy::Hashed) {
+      tables.multipliers[0] = plan.table[plan.tableSize];
+      tables.multipliers[1] = plan.table[plan.tableSize + 1];
+    }
+    instrumentPaths(g, numbered, plan.chords, tables, gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
 
   // First sighting only (docs/residual-mode.md): the seen slots of a
   // function whose checked path ends miss to the runtime (bytemap, array,
-  // untested, stale), a power of two, as many as its paths up to 256, so
+  // hashed, untested, stale), a power of two, as many as its paths up to 256, so
   // that a small function gives each path its own. None with count-tested
   // (every path end keeps its call, as before) nor for sorted functions
   // (their lookup is a call anyway) or complete ones.

@@ -16,7 +16,7 @@ const char *const kPluginHelp =
     "                         (release builds; needs corpus=)\n"
     "  corpus=FILE            residual mode: the corpus from pathcov collect\n"
     "  table-limit=N          residual mode: PPP-indexed tables of at most N\n"
-    "                         entries (4096); larger ones are searched\n"
+    "                         entries (4096); larger ones get a hash table\n"
     "  delta-limit=X          residual mode: and only when the PPP interval\n"
     "                         is at most X times the tested paths (16)\n"
     "  bytemap-limit=N        residual mode: a byte per path for functions\n"

@@ -37,6 +37,7 @@ constexpr uint64_t kFlagSorted = 8;
 constexpr uint64_t kFlagStale = 16;
 constexpr uint64_t kFlagBytemap = 32;
 constexpr uint64_t kFlagCounted = 64;
+constexpr uint64_t kFlagCuckoo = 128;
 
 // Keeps the trees above alive across garbage collections.
 void registerGcRoots(const char *pluginName);

@@ -12,6 +12,8 @@ const char *residualPolicyName(ResidualPolicy policy) {
     return "bytemap";
   case ResidualPolicy::Array:
     return "array";
+  case ResidualPolicy::Hashed:
+    return "hashed";
   case ResidualPolicy::Sorted:
     return "sorted";
   case ResidualPolicy::Untested:
@@ -25,6 +27,69 @@ const char *residualPolicyName(ResidualPolicy policy) {
 }
 
 namespace {
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+} // namespace
+
+std::pair<uint64_t, uint64_t> hashMultipliers(unsigned n) {
+  return {splitmix64(2 * uint64_t{n}) | 1, splitmix64(2 * uint64_t{n} + 1) | 1};
+}
+
+std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
+                                       uint64_t size, uint64_t k1, uint64_t k2,
+                                       unsigned kicks) {
+  std::vector<uint64_t> table(size, kNoPath);
+  for (uint64_t id : ids) {
+    uint64_t moving = id;
+    uint64_t slot = hashSlot(moving, k1, size);
+    if (table[slot] != kNoPath && table[hashSlot(moving, k2, size)] == kNoPath)
+      slot = hashSlot(moving, k2, size);
+    for (unsigned kick = 0; table[slot] != kNoPath; ++kick) {
+      if (kick == kicks)
+        return {};
+      // Evict the slot's id to its other slot.
+      std::swap(moving, table[slot]);
+      const uint64_t first = hashSlot(moving, k1, size);
+      slot = first == slot ? hashSlot(moving, k2, size) : first;
+    }
+    table[slot] = moving;
+  }
+  return table;
+}
+
+namespace {
+
+// Hashed: the first table that holds every tested id, trying
+// limits.hashAttempts (8) pairs of multipliers at the smallest size (a
+// power of two at least twice the ids), then as many at twice that size;
+// false when none does. Deterministic: the same ids always give the same
+// table.
+bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
+  const std::vector<uint64_t> &ids = plan.tested;
+  uint64_t size = 2;
+  while (size < 2 * ids.size())
+    size *= 2;
+  for (int doubled = 0; doubled < 2; ++doubled, size *= 2)
+    for (unsigned n = 0; n < limits.hashAttempts; ++n) {
+      const auto [k1, k2] = hashMultipliers(n);
+      std::vector<uint64_t> table =
+          buildCuckooTable(ids, size, k1, k2, limits.hashKicks);
+      if (table.empty())
+        continue;
+      plan.tableSize = size;
+      plan.table = std::move(table);
+      plan.table.push_back(k1);
+      plan.table.push_back(k2);
+      return true;
+    }
+  return false;
+}
 
 std::string hex(uint64_t v) {
   char text[17];
@@ -138,12 +203,19 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
+  } else if (planHashed(plan, limits)) {
+    plan.policy = ResidualPolicy::Hashed;
+    // With countTested, a count per slot after the multipliers.
+    plan.counted = limits.countTested;
+    if (plan.counted)
+      plan.table.resize(2 * plan.tableSize + 2, 0);
   } else {
     plan.policy = ResidualPolicy::Sorted;
     plan.tableSize = tested.size();
     plan.table = tested;
   }
-  if (!plan.table.empty() || plan.policy == ResidualPolicy::Sorted) {
+  if (plan.policy == ResidualPolicy::Array ||
+      plan.policy == ResidualPolicy::Sorted) {
     plan.table.push_back(kNoPath);
     plan.counted = limits.countTested;
     if (plan.counted)

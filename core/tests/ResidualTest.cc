@@ -55,6 +55,19 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     const uint64_t slot = std::min(ppp, plan.tableSize);
     return plan.table[slot] == ballLarus;
   }
+  case ResidualPolicy::Hashed: {
+    // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id,
+    // the multipliers after the tableSize slots.
+    if (plan.table.size() != plan.tableSize + 2 +
+                                 (plan.counted ? plan.tableSize : 0)) {
+      problem = "a hashed table without its two multipliers (or counts)";
+      return false;
+    }
+    const uint64_t k1 = plan.table[plan.tableSize];
+    const uint64_t k2 = plan.table[plan.tableSize + 1];
+    return plan.table[hashSlot(ballLarus, k1, plan.tableSize)] == ballLarus ||
+           plan.table[hashSlot(ballLarus, k2, plan.tableSize)] == ballLarus;
+  }
   case ResidualPolicy::Sorted:
     for (uint64_t k = 0; k < plan.tableSize; ++k)
       if (plan.table[k] == ballLarus)
@@ -114,11 +127,139 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   EXPECT_TRUE(counted.counted);
   EXPECT_EQ(counted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
   expectExactChecks(counted);
-  // A table too large for the limit is searched instead.
-  const ResidualPlan sorted = plan({2, 16, 0, false});
-  EXPECT_EQ(sorted.policy, ResidualPolicy::Sorted);
-  EXPECT_EQ(sorted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
-  expectExactChecks(sorted);
+  // A table too large for the limit: a cuckoo hash table of 8 slots
+  // (at least twice the 3 tested ids), the multipliers after it.
+  const ResidualPlan hashed = plan({2, 16, 0, false});
+  EXPECT_EQ(hashed.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(hashed.tableSize, 8u);
+  const auto [k1, k2] = hashMultipliers(0);
+  EXPECT_EQ(k1, 0xe220a8397b1dcdafull);
+  EXPECT_EQ(k2, 0x910a2dec89025cc1ull);
+  const uint64_t _ = kNoPath;
+  EXPECT_EQ(hashed.table,
+            (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2}));
+  EXPECT_FALSE(hashed.counted);
+  expectExactChecks(hashed);
+  // Counting them too: the same table, a count per slot after it.
+  const ResidualPlan countedHash = plan({2, 16, 0, true});
+  EXPECT_EQ(countedHash.policy, ResidualPolicy::Hashed);
+  EXPECT_TRUE(countedHash.counted);
+  EXPECT_EQ(countedHash.table,
+            (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2, 0, 0, 0, 0,
+                                   0, 0, 0, 0}));
+  expectExactChecks(countedHash);
+  // (Should no hash table be found: the sorted ids, see
+  // HashedFallsBackToSortedWhenNoTableIsFound.)
+}
+
+namespace {
+
+// n diamonds in a row: 2^n paths, block 3k the k-th diamond's top.
+Cfg diamonds(int n) {
+  Cfg cfg(3 * n + 2, 0, 3 * n + 1);
+  for (int k = 0; k < n; ++k) {
+    cfg.addEdge(3 * k, 3 * k + 1, EdgeKind::True);
+    cfg.addEdge(3 * k, 3 * k + 2, EdgeKind::False);
+    cfg.addEdge(3 * k + 1, 3 * k + 3, EdgeKind::Fallthru);
+    cfg.addEdge(3 * k + 2, 3 * k + 3, EdgeKind::Fallthru);
+  }
+  cfg.addEdge(3 * n, 3 * n + 1, EdgeKind::Fallthru);
+  return cfg;
+}
+
+// `n` distinct ids below `limit`, from a fixed seed.
+std::vector<uint64_t> randomIds(size_t n, uint64_t limit) {
+  std::mt19937_64 rng(42);
+  std::vector<uint64_t> ids;
+  while (ids.size() < n) {
+    const uint64_t id = rng() % limit;
+    if (std::find(ids.begin(), ids.end(), id) == ids.end())
+      ids.push_back(id);
+  }
+  return ids;
+}
+
+} // namespace
+
+// A function of 2^14 paths, 1000 of them tested (spread out: a PPP interval
+// far over the table limit): a hashed table of 2048 slots, exact for every
+// path; the same table whatever the corpus's order, every time.
+TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
+  const Cfg cfg = diamonds(14);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  ASSERT_EQ(numbered.ballLarus.totalPaths, 16384u);
+  std::vector<uint64_t> tested = randomIds(1000, 16384);
+  const ResidualLimits limits{4096, 16, 0, false};
+  const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
+                                         hex(cfg.checksum()), tested, limits);
+  ASSERT_EQ(plan.policy, ResidualPolicy::Hashed);
+  EXPECT_GT(plan.ppp.intervalSize, 4096u);
+  EXPECT_EQ(plan.tableSize, 2048u);
+  EXPECT_EQ(plan.table.size(), 2050u);
+  EXPECT_EQ(std::count_if(plan.table.begin(), plan.table.end() - 2,
+                          [](uint64_t id) { return id != kNoPath; }),
+            1000);
+  std::sort(tested.begin(), tested.end());
+  for (uint64_t id = 0; id < 16384; ++id) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
+              std::binary_search(tested.begin(), tested.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
+  // Deterministic: the same ids in another order, planned again.
+  std::vector<uint64_t> reversed(tested.rbegin(), tested.rend());
+  const ResidualPlan again = planResidual(numbered, cfg.checksum(),
+                                          hex(cfg.checksum()), reversed, limits);
+  EXPECT_EQ(again.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(again.tableSize, plan.tableSize);
+  EXPECT_EQ(again.table, plan.table);
+}
+
+// Cuckoo insertion that may not move an id fails on a table of 1000 ids,
+// at both sizes and with every pair of multipliers: the plan falls back to
+// the sorted table, still exact.
+TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
+  const Cfg cfg = diamonds(14);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  std::vector<uint64_t> tested = randomIds(1000, 16384);
+  std::sort(tested.begin(), tested.end());
+  ResidualLimits limits{4096, 16, 0, false};
+  limits.hashKicks = 0;
+  const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
+                                         hex(cfg.checksum()), tested, limits);
+  ASSERT_EQ(plan.policy, ResidualPolicy::Sorted);
+  EXPECT_EQ(plan.tableSize, tested.size());
+  std::vector<uint64_t> expected = tested;
+  expected.push_back(kNoPath);
+  EXPECT_EQ(plan.table, expected);
+  for (uint64_t id = 0; id < 16384; ++id) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
+              std::binary_search(tested.begin(), tested.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
+  // Counting: the sorted ids, a count after each.
+  limits.countTested = true;
+  const ResidualPlan counted = planResidual(
+      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits);
+  ASSERT_EQ(counted.policy, ResidualPolicy::Sorted);
+  EXPECT_TRUE(counted.counted);
+  EXPECT_EQ(counted.table.size(), 2 * (tested.size() + 1));
+  for (uint64_t id = 0; id < 16384; id += 7) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, counted, id, problem),
+              std::binary_search(tested.begin(), tested.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
+  // Directly: no table, where moving ids finds one.
+  const auto [k1, k2] = hashMultipliers(0);
+  EXPECT_TRUE(buildCuckooTable(tested, 4096, k1, k2, 0).empty());
+  EXPECT_EQ(buildCuckooTable(tested, 4096, k1, k2, 500).size(), 4096u);
+  // Three ids with the same two slots never fit.
+  EXPECT_TRUE(buildCuckooTable({1, 2, 3}, 4, 1, 1, 500).empty());
 }
 
 // A path end that only tested paths reach gets no check; a function whose
@@ -205,8 +346,14 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     for (uint64_t id = 0; id < n; ++id)
       if (rng() % oneIn == 0)
         tested.push_back(id);
-    const ResidualLimits limits{1 + rng() % 64, 1.0 + (rng() % 8),
-                                rng() % 2 ? 0 : rng() % 128, rng() % 4 == 0};
+    ResidualLimits limits{1 + rng() % 64, 1.0 + (rng() % 8),
+                          rng() % 2 ? 0 : rng() % 128, rng() % 4 == 0};
+    // Now and then no cuckoo moves, or no hash table at all: some hashed
+    // plans fall back to sorted.
+    if (rng() % 4 == 0)
+      limits.hashKicks = 0;
+    if (rng() % 4 == 0)
+      limits.hashAttempts = 0;
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];

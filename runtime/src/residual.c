@@ -58,6 +58,17 @@ static int has_counts(const struct pathcov_function *fn) {
   return is_residual(fn) && fn->counters && (fn->flags & PATHCOV_FN_COUNTED);
 }
 
+/* abi.h: where the counts of a counting table start (entry k's count is
+ * counters[counts_at(fn) + k]), and how many there are: after the
+ * table_size + 1 ids, or after a hash table's table_size slots and its two
+ * multipliers (PATHCOV_FN_CUCKOO). */
+static uint64_t counts_at(const struct pathcov_function *fn) {
+  return fn->table_size + ((fn->flags & PATHCOV_FN_CUCKOO) ? 2 : 1);
+}
+static uint64_t num_counts(const struct pathcov_function *fn) {
+  return fn->table_size + ((fn->flags & PATHCOV_FN_CUCKOO) ? 0 : 1);
+}
+
 static uint64_t entries_used(void) {
   uint64_t n = __atomic_load_n(&residual_table.used, __ATOMIC_ACQUIRE);
   return n < RESIDUAL_CAPACITY ? n : RESIDUAL_CAPACITY;
@@ -100,8 +111,8 @@ static void reset_in_child(void) {
     /* The tested paths' counts are the parent's too (abi.h: the ids, then
      * their counts). */
     if (has_counts(*p))
-      for (uint64_t k = 0; k <= (*p)->table_size; ++k)
-        (*p)->counters[(*p)->table_size + 1 + k] = 0;
+      for (uint64_t k = 0; k < num_counts(*p); ++k)
+        (*p)->counters[counts_at(*p) + k] = 0;
   }
   rep.started_ns = pathcov_realtime_ns();
   rep.sequence = 0;
@@ -175,7 +186,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
       continue;
     for (uint64_t k = 0; k < fn->table_size; ++k) {
       uint64_t id = fn->counters[k];
-      uint64_t count = __atomic_load_n(&fn->counters[fn->table_size + 1 + k],
+      uint64_t count = __atomic_load_n(&fn->counters[counts_at(fn) + k],
                                        __ATOMIC_RELAXED);
       if (id == UINT64_MAX || count == 0)
         continue;

@@ -414,7 +414,7 @@ def main():
             if not raw["started_ns"] <= p["first_seen_ns"] <= raw["written_ns"]:
                 fail(f"{fn['name']}: path {p['id']} first seen outside the "
                      "run")
-            if fn["policy"] in ("bytemap", "array", "sorted") and not p["divergence"]:
+            if fn["policy"] in ("bytemap", "array", "hashed", "sorted") and not p["divergence"]:
                 fail(f"{fn['name']}: path {p['id']} has no divergence")
     if set(functions) != set(expected_functions()) | {"main"}:
         fail(f"residual paths in {sorted(functions)}")

@@ -151,7 +151,7 @@ def main():
     check("cache: a damaged one is ignored", r.returncode == 0, r.stderr)
     lines = [json.loads(line) for line in open(stats)]
     want = {"unit": os.path.join(HERE, "two_diamonds.c"),
-            "functions": {"bytemap": 1, "array": 0, "sorted": 0, "untested": 0,
+            "functions": {"bytemap": 1, "array": 0, "hashed": 0, "sorted": 0, "untested": 0,
                           "stale": 0, "complete": 1},
             "ppp_delta": {"1": 2, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
             "path_ends": {"checked": 1, "unchecked": 1},

@@ -18,11 +18,14 @@ call, and other targets call __pathcov_residual_path directly from the
 instrumented object, redirected as well.
 
 Checks, for every variant (levels -O0 and -O2; default tables, PPP tables,
-atomic=1): each residual path of the report reached the runtime exactly
-once, nothing else reached it, and the counts are exact (f and g ran N
-times each). With count-tested=1 (no seen slots, as before) every run
-calls: the wrapper's count is the report's, which shows the wrapper sees
-the calls. Exits non-zero on failure."""
+atomic=1, hash tables): each residual path of the report reached the
+runtime exactly once, nothing else reached it, and the counts are exact (f
+and g ran N times each); and on the tests' own input (every path tested)
+nothing calls the runtime at all, neither the recorder nor the sorted
+policy's __pathcov_residual_lookup (wrapped too). With count-tested=1 (no
+seen slots, as before) every run of a residual path calls: the wrapper's
+count is the report's, which shows the wrapper sees the calls. Exits
+non-zero on failure."""
 import argparse
 import collections
 import glob
@@ -40,11 +43,19 @@ RUNS = 1000  # the field run's loop
 # The policy of small tested functions by default, and the argument that
 # gives them PPP tables instead.
 SMALL_POLICY, SMALL_LIMIT = "bytemap", "bytemap-limit"
-# (name, plugin arguments, whether each residual path calls once)
-VARIANTS = [("default", [], True),
-            ("ppp", [f"{SMALL_LIMIT}=0"], True),
-            ("atomic", ["atomic=1"], True),
-            ("counted", ["count-tested=1"], False)]
+# (name, plugin arguments, whether each residual path calls once, the
+# policy of f)
+VARIANTS = [("default", [], True, SMALL_POLICY),
+            ("ppp", [f"{SMALL_LIMIT}=0"], True, "array"),
+            ("atomic", ["atomic=1"], True, SMALL_POLICY),
+            # No bytemap and no PPP table: the hash table, probed inline.
+            ("hashed", [f"{SMALL_LIMIT}=0", "table-limit=0"], True, "hashed"),
+            ("counted", ["count-tested=1"], False, "array"),
+            # Counting without a PPP table: a hash table with counts, still
+            # no call for a tested path.
+            ("hashed-counted",
+             [f"{SMALL_LIMIT}=0", "table-limit=0", "count-tested=1"], False,
+             "hashed")]
 
 
 class Failed(Exception):
@@ -97,7 +108,7 @@ def main():
         must([a.pathcov, "collect", "-o", corpus,
               *glob.glob(os.path.join(profiles, "pathcov-*.json"))],
              f"{level} collect")
-        for name, args, once in VARIANTS:
+        for name, args, once, checked in VARIANTS:
             what = f"{level} {name}"
             out = os.path.join(base, name)
             os.makedirs(out)
@@ -109,17 +120,39 @@ def main():
             # -fchecking: GCC verifies the GIMPLE the plugin made.
             must([a.compiler, level, "-g", "-fchecking", *plugin, *flags,
                   PROGRAM, wrap,
-                  "-Wl,--wrap=__pathcov_residual_path", "-o", program,
+                  "-Wl,--wrap=__pathcov_residual_path",
+                  "-Wl,--wrap=__pathcov_residual_lookup", "-o", program,
                   a.runtime, "-lpthread"], f"{what}: residual build")
+
+            def counted_calls(r):
+                """The wrapper's counts: {(identity, id): n} of the
+                recorder's calls and of the lookups."""
+                calls, lookups = {}, {}
+                for line in r.stderr.splitlines():
+                    fields = line.split("\t")
+                    if fields[0] not in ("calls", "lookups") or len(fields) != 4:
+                        raise Failed(f"{what}: unexpected stderr line {line!r}")
+                    into = calls if fields[0] == "calls" else lookups
+                    into[(fields[1], int(fields[2]))] = int(fields[3])
+                return calls, lookups
+
+            def fail(text):
+                failures.append(f"{what}: {text}")
+
+            # The tests' own input: every path it runs is tested, and a
+            # tested path end calls nothing.
+            tested_run = must([program, str(RUNS), "0"], f"{what}: tested run",
+                              env=environment(PATHCOV_REPORT_DIR=os.path.join(
+                                  out, "tested-reports")))
+            calls, lookups = counted_calls(tested_run)
+            if calls:
+                fail(f"the tested run called the recorder: {calls}")
+            if lookups:
+                fail(f"the tested run looked paths up: {lookups}")
             reports = os.path.join(out, "reports")
             r = must([program, str(RUNS), "1"], f"{what}: field run",
                      env=environment(PATHCOV_REPORT_DIR=reports))
-            calls = {}
-            for line in r.stderr.splitlines():
-                fields = line.split("\t")
-                if fields[0] != "calls" or len(fields) != 4:
-                    raise Failed(f"{what}: unexpected stderr line {line!r}")
-                calls[(fields[1], int(fields[2]))] = int(fields[3])
+            calls, lookups = counted_calls(r)
             found = glob.glob(os.path.join(reports, "pathcov-report-*.json"))
             if len(found) != 1:
                 raise Failed(f"{what}: reports {found}, expected one")
@@ -130,11 +163,10 @@ def main():
             with open(stats) as f:
                 policies = json.loads(f.readline())["functions"]
 
-            def fail(text):
-                failures.append(f"{what}: {text}")
-
             if report["dropped_paths"] != 0:
                 fail(f"dropped_paths {report['dropped_paths']}")
+            if lookups:
+                fail(f"paths looked up: {lookups}")
             if set(calls) != set(counts):
                 fail(f"paths that called the runtime {sorted(calls)}, "
                      f"residual paths reported {sorted(counts)}")
@@ -155,14 +187,13 @@ def main():
             if not any(c >= RUNS // 2 for c in counts.values()):
                 fail(f"no residual path repeated in the loop: {counts}")
             # The variants test what they say: g untested, f checked by a
-            # bytemap or PPP table.
-            checked = (SMALL_POLICY if name in ("default", "atomic")
-                       else "array")
+            # bytemap, a PPP table, a hash table or the sorted ids.
             if policies.get("untested", 0) < 1 or policies.get(checked, 0) < 1:
                 fail(f"policies {policies}, expected untested and {checked}")
             print(f"{what}: {len(counts)} residual paths, "
                   f"{sum(counts.values())} runs, "
-                  f"{sum(calls.values())} runtime calls; policies {policies}")
+                  f"{sum(calls.values())} runtime calls, "
+                  f"{sum(lookups.values())} lookups; policies {policies}")
     for f in failures:
         print("FAIL", f, file=sys.stderr)
     return 1 if failures else 0

@@ -3,6 +3,9 @@
  * per residual path (every call into it: the x86-64 stub's, which is in
  * another object of the runtime, and the direct calls of other targets)
  * and prints them at exit on stderr, "calls\tIDENTITY\tID\tN" a line.
+ * With -Wl,--wrap=__pathcov_residual_lookup too, it counts the sorted
+ * policy's lookups the same way, "lookups\tIDENTITY\tID\tN" (the lookup's
+ * own call of the recorder, inside the runtime, is not counted as a call).
  *
  * On x86-64 the stub that calls it keeps only the general registers: like
  * the runtime's recording code, this must not touch vector registers. */
@@ -18,38 +21,58 @@
 #endif
 
 enum { MAX_PATHS = 256 };
-static struct {
-  const struct pathcov_function *fn;
-  uint64_t id;
-  uint64_t calls;
-} recorded[MAX_PATHS];
-static unsigned used;
-static uint64_t overflow;
+struct counts {
+  struct {
+    const struct pathcov_function *fn;
+    uint64_t id;
+    uint64_t calls;
+  } recorded[MAX_PATHS];
+  unsigned used;
+  uint64_t overflow;
+};
+static struct counts calls, lookups;
+
+RECORDER static void count(struct counts *c, struct pathcov_function *fn,
+                           uint64_t id) {
+  unsigned i = 0;
+  while (i < c->used && !(c->recorded[i].fn == fn && c->recorded[i].id == id))
+    ++i;
+  if (i == c->used && c->used < MAX_PATHS) {
+    c->recorded[i].fn = fn;
+    c->recorded[i].id = id;
+    ++c->used;
+  }
+  if (i < c->used)
+    ++c->recorded[i].calls;
+  else
+    ++c->overflow;
+}
 
 void __real___pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
+void __real___pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id);
 
 RECORDER void __wrap___pathcov_residual_path(struct pathcov_function *fn,
                                              uint64_t id) {
-  unsigned i = 0;
-  while (i < used && !(recorded[i].fn == fn && recorded[i].id == id))
-    ++i;
-  if (i == used && used < MAX_PATHS) {
-    recorded[i].fn = fn;
-    recorded[i].id = id;
-    ++used;
-  }
-  if (i < used)
-    ++recorded[i].calls;
-  else
-    ++overflow;
+  count(&calls, fn, id);
   __real___pathcov_residual_path(fn, id);
 }
 
+void __wrap___pathcov_residual_lookup(struct pathcov_function *fn,
+                                      uint64_t id) {
+  count(&lookups, fn, id);
+  __real___pathcov_residual_lookup(fn, id);
+}
+
+static void print(const char *what, const struct counts *c) {
+  for (unsigned i = 0; i < c->used; ++i)
+    fprintf(stderr, "%s\t%s\t%llu\t%llu\n", what, c->recorded[i].fn->identity,
+            (unsigned long long)c->recorded[i].id,
+            (unsigned long long)c->recorded[i].calls);
+  if (c->overflow)
+    fprintf(stderr, "%s overflow %llu\n", what, (unsigned long long)c->overflow);
+}
+
 __attribute__((destructor)) static void print_calls(void) {
-  for (unsigned i = 0; i < used; ++i)
-    fprintf(stderr, "calls\t%s\t%llu\t%llu\n", recorded[i].fn->identity,
-            (unsigned long long)recorded[i].id,
-            (unsigned long long)recorded[i].calls);
-  if (overflow)
-    fprintf(stderr, "calls overflow %llu\n", (unsigned long long)overflow);
+  print("calls", &calls);
+  print("lookups", &lookups);
 }

@@ -509,7 +509,7 @@ class Oracle:
             policies[policy] += 1
             key = (r["identity"], r["checksum"])
             ids = sorted(tested.get(key, {}))
-            if policy in ("bytemap", "array", "sorted", "complete"):
+            if policy in ("bytemap", "array", "hashed", "sorted", "complete"):
                 if r.get("tested_ids") != ids:
                     self.fail(f"{what} ({policy}): tested_ids "
                               f"{brief(r.get('tested_ids') or [])}, the test "

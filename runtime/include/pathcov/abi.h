@@ -16,9 +16,10 @@
  * a corpus of tested paths; its path ends tell tested paths (counted in
  * `counters`) from residual ones (__pathcov_residual_path). */
 #define PATHCOV_FN_RESIDUAL 4u
-/* Residual mode, the PPP interval was too large for an array: `counters`
- * holds the tested paths sorted by Ball-Larus id, and every checked path
- * end calls __pathcov_residual_lookup. */
+/* Residual mode, the PPP interval too large for an array and no hash table
+ * found (see PATHCOV_FN_CUCKOO; a fallback that should not happen):
+ * `counters` holds the tested paths sorted by Ball-Larus id, and every
+ * checked path end calls __pathcov_residual_lookup. */
 #define PATHCOV_FN_SORTED 8u
 /* Residual mode, the corpus had this function with another CFG checksum:
  * it is stale for it, and every path is residual. */
@@ -29,6 +30,19 @@
 /* Residual mode: the table has a count after its ids (count-tested=1);
  * without it the table is a constant. */
 #define PATHCOV_FN_COUNTED 64u
+/* Residual mode, policy "hashed" (the PPP interval too large for an
+ * array): `counters` points at a two-choice (cuckoo)
+ * hash table of the tested Ball-Larus ids: table_size slots (a power of
+ * two, 2^b, at least twice the tested paths), each a tested id or
+ * UINT64_MAX, then two more words, the odd multipliers K1 and K2, then,
+ * with PATHCOV_FN_COUNTED, table_size counts (slot k's count is
+ * counters[table_size + 2 + k]; without, the table is a constant). A tested
+ * id is in slot (id * K1) >> (64 - b) or slot (id * K2) >> (64 - b)
+ * (64-bit products, wrapping), and no other id is in either. Instrumented
+ * code probes both inline and misses (__pathcov_residual_path, through the
+ * seen slots) when neither holds the id, or counts the hit slot; the
+ * runtime reads the table only to report counts. */
+#define PATHCOV_FN_CUCKOO 128u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
@@ -51,7 +65,10 @@ struct pathcov_function {
    * address plus a constant). Indexed by PPP id (the last id is UINT64_MAX,
    * which no path has: a PPP id clamped to table_size always misses), or,
    * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
-   * read). With PATHCOV_FN_BYTEMAP, the bytemap. 0 when no path of the
+   * read). With PATHCOV_FN_CUCKOO, the hash table and its two multipliers
+   * (table_size + 2 words), then, with PATHCOV_FN_COUNTED, table_size
+   * counts. With PATHCOV_FN_BYTEMAP, the
+   * bytemap. 0 when no path of the
    * function was tested, or every one was (no path end needs a check). */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
@@ -66,7 +83,7 @@ struct pathcov_function {
    * function's seen slots, seen_slots pairs {tag, count} of uint64_t,
    * interleaved (slot k is seen[2k], seen[2k + 1]), writable and zero in the
    * object; 0 when the function has none (record mode, count-tested=1, and
-   * the sorted and complete policies). Path id's slot is
+   * the sorted and complete policies; hashed functions have them). Path id's slot is
    * id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
    * residual path once it has recorded it, by a compare-and-swap of the tag
    * to id + 1, which then never changes (but for a forked child's reset).

@@ -2,7 +2,8 @@
  * more than record mode's array threshold (4096). `big BITS...` calls
  * diamonds(BITS) for each argument; `big -r SEED N` for N pseudo-random
  * BITS. With about a thousand random paths tested, the PPP interval of
- * the tested paths is over 4096: residual mode searches a sorted table. */
+ * the tested paths is over 4096: residual mode gives it a hash table
+ * (bytemap-limit=0), or a sorted one with count-tested=1. */
 #include <stdio.h>
 #include <stdlib.h>
 

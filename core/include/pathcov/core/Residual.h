@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pathcov {
@@ -17,13 +18,17 @@ enum class ResidualPolicy : uint8_t {
   Bytemap,  // few enough Ball-Larus ids for a byte each: one register, one
             // compare with memory, no PPP register and no bounds check
   Array,    // PPP-indexed table: min(ppp, size), one compare
-  Sorted,   // PPP interval too large: binary search of tested ids, out of line
+  Hashed,   // PPP interval too large: a constant two-choice (cuckoo) hash
+            // table of the tested ids, two probes inline whatever the
+            // function's size
+  Sorted,   // no hash table found (a fallback that should not happen):
+            // binary search of tested ids, out of line
   Untested, // the tests never ran the function: every path is residual
   Stale,    // the corpus has the function with another CFG: every path is
             // residual, and the build says the corpus is stale
   Complete, // the tests ran every path: no path end needs a check
 };
-inline constexpr int kResidualPolicies = 6;
+inline constexpr int kResidualPolicies = 7;
 
 const char *residualPolicyName(ResidualPolicy policy);
 
@@ -37,10 +42,38 @@ struct ResidualLimits {
   // The most Ball-Larus ids given a bytemap (a byte each, so 4 KiB at
   // most). 0: never; PPP tables only.
   uint64_t bytemapPaths = 4096;
-  // Count how often each tested path runs (reports' tested_paths): PPP or
-  // sorted tables with a count beside each id, never a bytemap.
+  // Count how often each tested path runs (reports' tested_paths): PPP,
+  // hash or sorted tables with a count beside each id, never a bytemap.
   bool countTested = false;
+  // Hashed: cuckoo insertion moves at most this many ids per insertion
+  // before it tries the next pair of multipliers (0: never moves one).
+  unsigned hashKicks = 500;
+  // Hashed: the pairs of multipliers tried at each size (0: none, every
+  // such function sorted; for tests).
+  unsigned hashAttempts = 8;
 };
+
+// Hashed: slot h(id) = (id * multiplier) >> (64 - log2 size) of a table of
+// `size` (a power of two, at least 2) slots.
+inline uint64_t hashSlot(uint64_t id, uint64_t multiplier, uint64_t size) {
+  int bits = 0;
+  while ((uint64_t{1} << bits) < size)
+    ++bits;
+  return (id * multiplier) >> (64 - bits);
+}
+
+// Hashed: the n-th pair of multipliers tried (n = 0, 1, ...): odd 64-bit
+// constants from splitmix64, the same in every build.
+std::pair<uint64_t, uint64_t> hashMultipliers(unsigned n);
+
+// Hashed: a table of `size` slots (a power of two, at least 2) holding each
+// of `ids` (distinct, none kNoPath) in slot hashSlot(id, k1, size) or
+// hashSlot(id, k2, size), the others kNoPath, built by cuckoo insertion
+// in the order given, moving at most `kicks` ids per insertion; empty
+// when that fails.
+std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
+                                       uint64_t size, uint64_t k1, uint64_t k2,
+                                       unsigned kicks);
 
 struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
@@ -53,7 +86,13 @@ struct ResidualPlan {
   // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
   // tested path whose PPP id is k, or kNoPath), the last kNoPath. Sorted:
   // the tested ids ascending, then kNoPath. With countTested, as many
-  // counts (0) follow. Empty for the other policies.
+  // counts (0) follow. Hashed: tableSize slots (a power of two, at least
+  // twice the tested paths), each a tested id or kNoPath, then the two
+  // multipliers K1, K2 (see hashSlot): a tested id is in slot
+  // hashSlot(id, K1) or hashSlot(id, K2), and no other id is in either;
+  // with countTested, tableSize counts (0) follow, slot k's at
+  // tableSize + 2 + k.
+  // Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
   bool counted = false; // the table has counts
