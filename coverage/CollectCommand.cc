@@ -138,7 +138,8 @@ void addCollectCommand(CLI::App &app, int &exitCode) {
       "--binary", options->binaries,
       "An instrumented executable or shared library to take metadata from "
       "(default: the module each profile names); repeatable. Its functions "
-      "are in the corpus even if no profile ran them.");
+      "are in the corpus even if no profile ran them. A stripped one's "
+      "metadata is found by build-id under --debug-dir.");
   collect->add_option(
       "--debug-dir", options->debugDirs,
       "Where to look for metadata detached from stripped modules (objcopy "

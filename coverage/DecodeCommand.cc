@@ -543,7 +543,8 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
       "--binary", options->binaries,
       "The residual-mode executable or shared library that wrote a report, "
       "found by build-id (default: the module each report names, if its "
-      "build-id matches); repeatable");
+      "build-id matches); repeatable. A stripped one's metadata is found "
+      "by build-id under --debug-dir");
   decode->add_option(
       "--debug-dir", options->debugDirs,
       "Where to look for metadata detached from stripped modules (objcopy "
