@@ -217,6 +217,37 @@ def size_of(exe):
     return int(text) + int(data)
 
 
+# Symbols of the plugin's tables (plugin/RuntimeDecls.cc: counters, residual
+# tables and bytemaps, seen slots), local, named PREFIX.N.
+TABLE_PREFIXES = ("__pathcov_tested", "__pathcov_counters", "__pathcov_seen")
+
+
+def size_breakdown(exe):
+    """Where a program's bytes go: .text; the pathcov tables (sizes of their
+    symbols, nm -S); .debug_pathcov (the metadata records: in the file, not
+    loaded); the file's size, and after strip -g (the metadata detached,
+    with any debug info)."""
+    out, _ = run(["size", "-A", exe], quiet=True, record=False)
+    sections = {}
+    for line in out.splitlines():
+        fields = line.split()
+        if len(fields) == 3 and fields[1].isdigit():
+            sections[fields[0]] = int(fields[1])
+    out, _ = run(["nm", "-S", exe], quiet=True, record=False)
+    tables = 0
+    for line in out.splitlines():
+        fields = line.split()  # ADDRESS SIZE TYPE NAME, when it has a size
+        if len(fields) == 4 and fields[3].startswith(TABLE_PREFIXES):
+            tables += int(fields[1], 16)
+    stripped = exe + ".strip-g"
+    run(["strip", "-g", "-o", stripped, exe], quiet=True, record=False)
+    after = os.path.getsize(stripped)
+    os.remove(stripped)
+    return {"text": sections.get(".text", 0), "tables": tables,
+            "metadata": sections.get(".debug_pathcov", 0),
+            "file": os.path.getsize(exe), "file_strip_g": after}
+
+
 def corpus_facts(corpus):
     c = json.load(open(corpus))
     fns = c["functions"]
@@ -273,7 +304,8 @@ def bench_package(pkg, args, paths, res):
         out, dt = pkg.build(bdir, *flags[v])
         exe = os.path.join(bdir, pkg.program)
         bdirs[v] = bdir
-        res["variants"][v] = {"compile": dt, "size": size_of(exe), "log": out, "wall": [],
+        res["variants"][v] = {"compile": dt, "size": size_of(exe),
+                              "breakdown": size_breakdown(exe), "log": out, "wall": [],
                               "rss": [], "sums": None, "reports": 0, "skipped":
                               pstats.skipped(out)}
 
@@ -653,6 +685,20 @@ def write_doc(results, args, paths, out):
                 row += f" {x.get('ir', '-')} | {fmt(ratio_v(x['ir'], b['ir']) if 'ir' in x else None)} |"
             A(row)
         A("")
+        if b.get("breakdown"):
+            A("Sizes in bytes: `.text`; the pathcov tables (counters, residual tables, "
+              "seen slots: their symbols' sizes, `nm -S`), loaded; the metadata "
+              "(`.debug_pathcov`), in the file but not loaded; the file, and the file "
+              "after `strip -g` (the metadata detached, with any debug info).")
+            A("")
+            A("| variant | .text | tables | .debug_pathcov | file | file after strip -g |")
+            A("|---|---:|---:|---:|---:|---:|")
+            for v in VARIANTS:
+                d = r["variants"].get(v, {}).get("breakdown")
+                if d:
+                    A(f"| {VARIANT_TITLE[v]} | {d['text']} | {d['tables']} | {d['metadata']} "
+                      f"| {d['file']} | {d['file_strip_g']} |")
+            A("")
         if b["wall"]:
             A("Run times of every run, in order (s): " + "; ".join(
                 f"{VARIANT_TITLE[v]}: " + ", ".join("%.3f" % t for t in r["variants"][v]["wall"])

@@ -23,6 +23,8 @@ namespace {
 struct CollectOptions {
   std::vector<std::string> inputs;
   std::vector<std::string> binaries;
+  // Detached metadata (Modules.h); default gdb's.
+  std::vector<std::string> debugDirs{kDefaultDebugDir};
   std::string output = "-";
 };
 
@@ -76,7 +78,7 @@ void addProfile(const Profile &profile,
 
 int runCollect(const CollectOptions &options) {
   Corpus corpus;
-  ModuleIndex modules;
+  ModuleIndex modules(options.debugDirs);
   try {
     for (const std::string &binary : options.binaries)
       modules.add(binary);
@@ -136,7 +138,13 @@ void addCollectCommand(CLI::App &app, int &exitCode) {
       "--binary", options->binaries,
       "An instrumented executable or shared library to take metadata from "
       "(default: the module each profile names); repeatable. Its functions "
-      "are in the corpus even if no profile ran them.");
+      "are in the corpus even if no profile ran them. A stripped one's "
+      "metadata is found by build-id under --debug-dir.");
+  collect->add_option(
+      "--debug-dir", options->debugDirs,
+      "Where to look for metadata detached from stripped modules (objcopy "
+      "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
+      "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
   collect
       ->add_option("-o,--output", options->output,
                    "Write the corpus here; - is standard output")

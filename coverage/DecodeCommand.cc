@@ -29,6 +29,8 @@ namespace {
 struct DecodeOptions {
   std::vector<std::string> reports;
   std::vector<std::string> binaries;
+  // Detached metadata (Modules.h); default gdb's.
+  std::vector<std::string> debugDirs{kDefaultDebugDir};
   bool json = false;
   std::string output = "-";
 };
@@ -485,7 +487,7 @@ nlohmann::json reportJson(const DecodedReport &d) {
 }
 
 int runDecode(const DecodeOptions &options) {
-  ModuleIndex modules; // the decoded reports point into it
+  ModuleIndex modules(options.debugDirs); // the decoded reports point into it
   std::vector<DecodedReport> decoded;
   try {
     std::vector<Report> reports;
@@ -541,7 +543,13 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
       "--binary", options->binaries,
       "The residual-mode executable or shared library that wrote a report, "
       "found by build-id (default: the module each report names, if its "
-      "build-id matches); repeatable");
+      "build-id matches); repeatable. A stripped one's metadata is found "
+      "by build-id under --debug-dir");
+  decode->add_option(
+      "--debug-dir", options->debugDirs,
+      "Where to look for metadata detached from stripped modules (objcopy "
+      "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
+      "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
   decode->add_flag("--json", options->json, "JSON output");
   decode
       ->add_option("-o,--output", options->output,

@@ -13,8 +13,6 @@ namespace pathcov {
 
 namespace {
 
-constexpr const char *kMetadataSection = "pathcov_meta";
-
 std::string hex(const unsigned char *bytes, size_t size) {
   static const char digits[] = "0123456789abcdef";
   std::string text;
@@ -76,7 +74,7 @@ ModuleMetadata readModuleMetadata(const std::string &path) {
   if (elf_getshdrstrndx(elf.get(), &namesIndex) != 0)
     throw fail(std::string("bad ELF section table: ") + elf_errmsg(-1));
 
-  ModuleMetadata module{path, "", {}};
+  ModuleMetadata module{path, "", false, {}};
   for (Elf_Scn *scn = nullptr; (scn = elf_nextscn(elf.get(), scn));) {
     GElf_Shdr header;
     if (!gelf_getshdr(scn, &header))
@@ -87,10 +85,17 @@ ModuleMetadata readModuleMetadata(const std::string &path) {
         module.buildId = buildIdOf(data);
     } else if (name && std::strcmp(name, kMetadataSection) == 0 &&
                header.sh_type == SHT_PROGBITS) {
+      const auto bad = [&](const char *what) {
+        return fail(std::string("section ") + kMetadataSection + ": " + what +
+                    ": " + elf_errmsg(-1));
+      };
+      // -gz, ld --compress-debug-sections, objcopy: decompressed in place.
+      if ((header.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+        throw bad("cannot decompress");
       Elf_Data *data = elf_getdata(scn, nullptr);
       if (!data)
-        throw fail(std::string("unreadable section ") + kMetadataSection +
-                   ": " + elf_errmsg(-1));
+        throw bad("unreadable");
+      module.hasMetadata = true;
       splitRecords(data, module.records);
     }
   }

@@ -1,5 +1,8 @@
 // Reads what the plugin put into an object, executable or shared library:
-// the metadata records (section pathcov_meta) and the GNU build-id.
+// the metadata records (section .debug_pathcov, not loaded, maybe
+// compressed) and the GNU build-id. A stripped module has no records; its
+// detached metadata (objcopy --only-keep-debug) is another ELF file with
+// the same build-id, which this reads the same way.
 #pragma once
 
 #include <string>
@@ -10,8 +13,12 @@ namespace pathcov {
 struct ModuleMetadata {
   std::string path;
   std::string buildId; // lowercase hex; empty when the module has none
+  bool hasMetadata = false; // it has a .debug_pathcov section
   std::vector<std::string> records; // one JSON text per function
 };
+
+// The section the plugin puts the records in.
+constexpr const char *kMetadataSection = ".debug_pathcov";
 
 // Throws InputError (naming the file) when it cannot be read as ELF.
 ModuleMetadata readModuleMetadata(const std::string &path);

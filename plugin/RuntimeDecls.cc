@@ -53,18 +53,35 @@ void finishVar(tree var, const char *section) {
   varpool_node::finalize_decl(var);
 }
 
-tree metadataVar(const std::string &text) {
-  const size_t size = text.size() + 1; // keep the NUL: records are split on it
-  tree type = build_array_type_nelts(char_type_node, size);
-  tree str = build_string(size, text.c_str());
-  TREE_TYPE(str) = type;
-  tree var = staticVar("__pathcov_meta", type);
-  TREE_READONLY(var) = 1;
-  DECL_INITIAL(var) = str;
-  SET_DECL_ALIGN(var, BITS_PER_UNIT);
-  DECL_USER_ALIGN(var) = 1;
-  finishVar(var, "pathcov_meta");
-  return var;
+// A function's metadata record, NUL-terminated (the tools split records on
+// it), in section .debug_pathcov: not allocated, so it costs the loaded
+// image nothing, and a .debug name, so binutils treat it like debug info
+// (strip -g removes it, objcopy --only-keep-debug keeps it, -gz compresses
+// it). Toplevel asm, not a variable: a variable in a non-allocated section
+// is not what GCC's varasm emits, and LTO streams toplevel asm into the IR
+// (slim LTO objects drop anything the compile phase writes beside it).
+void emitMetadataRecord(const std::string &text) {
+  std::string asmText = "\t.pushsection .debug_pathcov,\"\",@progbits\n";
+  // Lines of at most ~4 KiB: the assembler takes any length, people
+  // reading -save-temps output prefer short ones.
+  constexpr size_t kChunk = 4096;
+  for (size_t begin = 0; begin < text.size(); begin += kChunk) {
+    asmText += "\t.ascii \"";
+    const size_t end = std::min(text.size(), begin + kChunk);
+    for (size_t i = begin; i < end; ++i) {
+      const unsigned char c = text[i];
+      if (c == '"' || c == '\\' || c < 0x20 || c >= 0x7f) {
+        char octal[8];
+        snprintf(octal, sizeof octal, "\\%03o", c);
+        asmText += octal;
+      } else {
+        asmText += static_cast<char>(c);
+      }
+    }
+    asmText += "\"\n";
+  }
+  asmText += "\t.byte 0\n\t.popsection";
+  symtab->finalize_toplevel_asm(build_string(asmText.size(), asmText.c_str()));
 }
 
 tree addressAs(tree type, tree var) {
@@ -87,7 +104,7 @@ tree descriptorType() {
   } fields[] = {
       {"abi_version", counterType()}, {"flags", counterType()},
       {"cfg_checksum", counterType()}, {"num_paths", counterType()},
-      {"identity", constCharPtr},     {"metadata", constCharPtr},
+      {"identity", constCharPtr},
       {"counters", build_pointer_type(counterType())},
       {"calls", counterType()},       {"runtime", ptr_type_node},
       {"table_size", counterType()},  {"resumes", counterType()},
@@ -207,7 +224,7 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     DECL_NONALIASED(seen) = 1;
     finishVar(seen, nullptr);
   }
-  tree meta = metadataVar(spec.metadata);
+  emitMetadataRecord(spec.metadata);
 
   tree type = descriptorType();
   tree descriptor = staticVar("__pathcov_function", type);
@@ -225,8 +242,6 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::Identity),
                          fold_convert(TREE_TYPE(field(DescriptorField::Identity)),
                                       identity));
-  CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::Metadata),
-                         addressAs(TREE_TYPE(field(DescriptorField::Metadata)), meta));
   CONSTRUCTOR_APPEND_ELT(
       init, field(DescriptorField::Counters),
       counters ? addressAs(TREE_TYPE(field(DescriptorField::Counters)), counters)
@@ -252,8 +267,7 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
 }
 
 void emitMetadataOnly(const std::string &metadata) {
-  ++gTableCount;
-  metadataVar(metadata);
+  emitMetadataRecord(metadata);
 }
 
 } // namespace pathcov

@@ -19,7 +19,7 @@ tree counterType(); // uint64_t
 // struct pathcov_function; built once per compilation.
 tree descriptorType();
 enum class DescriptorField {
-  AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Metadata, Counters,
+  AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Counters,
   Calls, Runtime, TableSize, Resumes, Seen, SeenSlots
 };
 tree descriptorField(tree type, DescriptorField which);
@@ -71,7 +71,8 @@ struct FunctionTableTrees {
 };
 
 // Emits the counters, the seen slots, the metadata record in section
-// pathcov_meta, the descriptor and its pointer in section pathcov_functions.
+// .debug_pathcov (not loaded; the tools read it), the descriptor and its
+// pointer in section pathcov_functions.
 FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec);
 
 // A metadata record with no descriptor (a skipped function).

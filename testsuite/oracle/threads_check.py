@@ -9,7 +9,7 @@ it (the program counts per argument pattern, per thread, and adds up after
 joining; each pattern runs one path, named by the @markers on its lines),
 that work() and thread_main() have the right number of calls, and that no
 count was dropped or invalid. The metadata must say the counting method
-(--counting) and atomic updates (the records in section pathcov_meta).
+(--counting) and atomic updates (the records in section .debug_pathcov).
 
 Then builds the same program without atomic=1 and shows (does not check:
 it is a race) how many of work()'s runs its counters kept.
@@ -37,10 +37,11 @@ def markers(source):
 
 
 def metadata(binary, work):
-    """{name: record} of the metadata records in binary's pathcov_meta."""
-    section = os.path.join(work, "pathcov_meta.bin")
-    must(["objcopy", "-O", "binary", "--only-section=pathcov_meta", binary,
-          section], "extract the metadata section")
+    """{name: record} of the metadata records in binary's .debug_pathcov."""
+    # Not allocated, so objcopy -O binary leaves it out: dumped instead.
+    section = os.path.join(work, "debug_pathcov.bin")
+    must(["objcopy", f"--dump-section=.debug_pathcov={section}", binary,
+          section + ".elf"], "extract the metadata section")
     with open(section, "rb") as f:
         records = [json.loads(r) for r in f.read().split(b"\0") if r]
     return {r["name"]: r for r in records}

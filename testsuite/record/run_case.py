@@ -14,7 +14,7 @@ instrumented build links with its own runtime), runs both, and checks that:
   - each traced function's call count is the number of traced calls;
   - with --schemas DIR, that every file the tools wrote is valid against its
     schema in DIR: the profiles, the corpus, what `pathcov show --json`
-    prints, and each metadata record in the binary's section pathcov_meta.
+    prints, and each metadata record in the binary's section .debug_pathcov.
 Exits 0 on success; prints what differs otherwise.
 """
 import argparse
@@ -158,10 +158,11 @@ def build(args, plugin, variant):
 
 
 def metadata_records(module, work):
-    """The texts of the records in the module's section pathcov_meta."""
-    section = os.path.join(work, os.path.basename(module) + ".pathcov_meta")
-    must(["objcopy", "-O", "binary", "--only-section=pathcov_meta", module,
-          section], "extract the metadata section")
+    """The texts of the records in the module's section .debug_pathcov."""
+    # Not allocated, so objcopy -O binary leaves it out: dumped instead.
+    section = os.path.join(work, os.path.basename(module) + ".debug_pathcov")
+    must(["objcopy", f"--dump-section=.debug_pathcov={section}", module,
+          section + ".elf"], "extract the metadata section")
     with open(section, "rb") as f:
         # NUL-terminated records; alignment may leave NULs between them.
         return [r for r in f.read().split(b"\0") if r]
@@ -187,7 +188,7 @@ def written_documents(args, work, program, corpus, shown_text):
             os.path.join(os.path.dirname(program), "*.so")):
         for i, text in enumerate(metadata_records(module, work)):
             documents.append(("function.schema.json", f"{module}: "
-                              f"pathcov_meta record {i} ({text[:60]!r}...)",
+                              f"metadata record {i} ({text[:60]!r}...)",
                               text))
             records += 1
     if not profiles or not records:

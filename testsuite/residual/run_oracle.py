@@ -164,9 +164,10 @@ class Oracle:
 
     # ----------------------------------------------------------- metadata
     def metadata_records(self, module):
-        section = os.path.join(self.work, "pathcov_meta.bin")
-        must(["objcopy", "-O", "binary", "--only-section=pathcov_meta", module,
-              section], "extract the metadata section")
+        # Not allocated, so objcopy -O binary leaves it out: dumped instead.
+        section = os.path.join(self.work, "debug_pathcov.bin")
+        must(["objcopy", f"--dump-section=.debug_pathcov={section}", module,
+              section + ".elf"], "extract the metadata section")
         with open(section, "rb") as f:
             texts = [r for r in f.read().split(b"\0") if r]
         return texts

@@ -48,14 +48,19 @@
  * emitted by several units has several, with the same identity: tools add
  * them up). The plugin places a pointer to each in the section
  * "pathcov_functions"; the runtime walks __start_pathcov_functions ..
- * __stop_pathcov_functions of its own module. */
+ * __stop_pathcov_functions of its own module.
+ *
+ * The function's metadata record (JSON, for the tools) is not reachable
+ * from here: it lives in the non-allocated section .debug_pathcov, which is
+ * never loaded and can be stripped and detached like debug info
+ * (docs/record-mode.md). ABI 4 dropped the `metadata` pointer that followed
+ * `identity` in ABI 3 (in the same development cycle as the seen slots). */
 struct pathcov_function {
   uint64_t abi_version;  /* PATHCOV_ABI_VERSION */
   uint64_t flags;        /* PATHCOV_FN_* */
   uint64_t cfg_checksum; /* pathcov::Cfg::checksum of the numbered CFG */
   uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
   const char *identity;  /* assembler name; "TU:name" for local symbols */
-  const char *metadata;  /* this function's record in section pathcov_meta */
   /* Record mode: num_paths + 1 counters: one per path id, then one for
    * ids out of range (instrumented code clamps the id to num_paths:
    * branch-free, never out of bounds; the runtime reports that counter as

@@ -1,0 +1,242 @@
+#!/usr/bin/env python3
+"""Metadata detached from a stripped binary, found by build-id (docs/
+residual-mode.md, "Where the metadata lives").
+
+Builds programs/field.c in record mode, runs its tests and collects a
+corpus; builds it in residual mode against that corpus, runs it so that it
+writes a report, and checks that:
+  - the records are in .debug_pathcov, not allocated (no A flag), and the
+    binary has no other pathcov metadata section;
+  - after `objcopy --only-keep-debug` and `strip -g`, the binary has no
+    .debug_pathcov, and `pathcov decode --debug-dir DIR` (the records in
+    DIR/.build-id/xx/rest.debug) prints exactly what it printed before
+    stripping, as text and as JSON;
+  - without --debug-dir, decode fails (exit 3) naming the build-id and the
+    path it looked for under /usr/lib/debug;
+  - a detached file with another build-id is refused, naming it;
+  - a -gz build (compressed .debug_pathcov) decodes like the plain one;
+  - record mode: `pathcov collect` of a stripped binary's profiles with
+    --debug-dir (and with --binary) makes the same corpus as before
+    stripping.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+TEST_RUNS = [["x:2", "x:7"], ["v:aei"], ["c:a", "c:b"], ["n:0"], ["l:7"]]
+FIELD_RUN = ["x:-3", "v:xyz", "c:z", "n:2", "s:hi!", "l:1"]
+
+failures = []
+
+
+def fail(message):
+    failures.append(message)
+
+
+def run(cmd, **kwargs):
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
+def must(cmd, what, **kwargs):
+    result = run(cmd, **kwargs)
+    if result.returncode != 0:
+        sys.exit(f"FAIL: {what}: {' '.join(cmd)}\n{result.stdout}"
+                 f"{result.stderr}")
+    return result
+
+
+def one_report(directory):
+    found = glob.glob(os.path.join(directory, "pathcov-report-*.json"))
+    if len(found) != 1:
+        sys.exit(f"FAIL: {len(found)} reports in {directory}, expected one")
+    return found[0]
+
+
+def sections(binary):
+    """{name: flags} of binary's sections (readelf -S)."""
+    found = {}
+    for line in must(["readelf", "-SW", binary], "readelf -S").stdout \
+            .splitlines():
+        # "  [NN] NAME TYPE ADDRESS OFF SIZE ES FLG LK INF AL"
+        if not line.strip().startswith("[") or "]" not in line:
+            continue
+        fields = line.split("]", 1)[1].split()
+        if len(fields) >= 9 and fields[1] != "Type":
+            # NAME TYPE ADDRESS OFF SIZE ES [FLG] LK INF AL: FLG is absent
+            # when empty.
+            found[fields[0]] = fields[6] if len(fields) == 10 else ""
+    return found
+
+
+def build_id(binary):
+    for line in must(["readelf", "-n", binary], "readelf -n").stdout \
+            .splitlines():
+        if "Build ID:" in line:
+            return line.split("Build ID:")[1].strip()
+    sys.exit(f"FAIL: {binary} has no build-id")
+
+
+def detach(binary, debug_dir):
+    """objcopy --only-keep-debug, strip -g, the metadata placed where
+    --debug-dir finds it; returns that path."""
+    bid = build_id(binary)
+    meta = os.path.join(debug_dir, ".build-id", bid[:2], bid[2:] + ".debug")
+    os.makedirs(os.path.dirname(meta), exist_ok=True)
+    must(["objcopy", "--only-keep-debug", binary, meta], "objcopy")
+    must(["strip", "-g", binary], "strip -g")
+    if ".debug_pathcov" in sections(binary):
+        fail(f"strip -g left .debug_pathcov in {binary}")
+    if ".debug_pathcov" not in sections(meta):
+        fail(f"objcopy --only-keep-debug dropped .debug_pathcov ({meta})")
+    return meta
+
+
+def without_times(decoded):
+    """decode --json's functions without what differs between runs."""
+    functions = decoded["reports"][0]["functions"]
+    for fn in functions:
+        for p in fn["paths"]:
+            p.pop("thread", None)
+            p.pop("first_seen_ns", None)
+            p.pop("first_seen", None)
+    return functions
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--compiler", required=True)
+    ap.add_argument("--flags", default="")
+    ap.add_argument("--plugin", required=True)
+    ap.add_argument("--runtime", required=True, help="libpathcov-rt.a")
+    ap.add_argument("--runtime-include", required=True)
+    ap.add_argument("--pathcov", required=True)
+    ap.add_argument("--workdir", required=True)
+    ap.add_argument("source")
+    args = ap.parse_args()
+
+    work = args.workdir
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+    source = os.path.abspath(args.source)
+    pathcov = args.pathcov
+
+    def build(name, extra):
+        program = os.path.join(work, name, "field")
+        os.makedirs(os.path.dirname(program))
+        must([args.compiler, *args.flags.split(), f"-fplugin={args.plugin}",
+              *extra, "-I", args.runtime_include, source, "-o", program,
+              args.runtime, "-lpthread"], f"{name} build")
+        return program
+
+    # Record mode: the tests, their profiles, the corpus.
+    recorded = build("record", ["-DOLD_LEGACY"])
+    profiles = os.path.join(work, "profiles")
+    for i, inputs in enumerate(TEST_RUNS):
+        env = dict(os.environ, PATHCOV_PROFILE_DIR=profiles,
+                   PATHCOV_TEST=f"test{i}")
+        must([recorded, *inputs], "a test run", env=env)
+    corpus = os.path.join(work, "corpus.json")
+    must([pathcov, "collect", "-o", corpus, profiles], "pathcov collect")
+    with open(corpus, encoding="utf-8") as f:
+        before = f.read()
+
+    # Residual mode, plain and -gz, each run once in the field.
+    residual = ["-fplugin-arg-pathcov-mode=residual",
+                f"-fplugin-arg-pathcov-corpus={corpus}", "-g"]
+    field = build("residual", residual)
+    compressed = build("residual-gz", residual + ["-gz"])
+    reports = {}
+    for program in (field, compressed):
+        directory = os.path.join(os.path.dirname(program), "reports")
+        env = dict(os.environ, PATHCOV_REPORT_DIR=directory)
+        must([program, *FIELD_RUN], "the field run", env=env)
+        reports[program] = one_report(directory)
+
+    # (a) The records are not loaded.
+    flags = sections(field)
+    if ".debug_pathcov" not in flags:
+        fail(f"{field} has no section .debug_pathcov: {sorted(flags)}")
+    elif "A" in flags[".debug_pathcov"]:
+        fail(f".debug_pathcov is allocated (flags {flags['.debug_pathcov']})")
+    if "pathcov_meta" in flags:
+        fail(f"{field} still has section pathcov_meta")
+
+    # (b) Stripped, decoded from the detached metadata, as before.
+    report = reports[field]
+    text = must([pathcov, "decode", report], "decode").stdout
+    as_json = must([pathcov, "decode", "--json", report],
+                   "decode --json").stdout
+    debug_dir = os.path.join(work, "debug")
+    meta = detach(field, debug_dir)
+    stripped_text = must([pathcov, "decode", "--debug-dir", debug_dir, report],
+                         "decode --debug-dir of the stripped binary").stdout
+    if stripped_text != text:
+        fail(f"decoded from {meta}:\n{stripped_text}\nbefore stripping:\n"
+             f"{text}")
+    stripped_json = must([pathcov, "decode", "--json", "--debug-dir",
+                          "/nonexistent/pathcov", "--debug-dir", debug_dir,
+                          report], "decode --json --debug-dir").stdout
+    if stripped_json != as_json:
+        fail("decode --json differs after stripping")
+
+    # (c) Without --debug-dir: where it looked, which build-id.
+    bid = build_id(field)
+    default = f"/usr/lib/debug/.build-id/{bid[:2]}/{bid[2:]}.debug"
+    failed = run([pathcov, "decode", report])
+    if failed.returncode != 3 or failed.stdout or \
+            default not in failed.stderr or bid not in failed.stderr or \
+            ".debug_pathcov" not in failed.stderr or \
+            failed.stderr.count("\n") != 1:
+        fail(f"decode of a stripped binary without its metadata: exit "
+             f"{failed.returncode}, expected 3 and one line naming build-id "
+             f"{bid} and {default}:\n{failed.stderr}")
+    # A detached file of another build is refused.
+    other = os.path.join(work, "other")
+    wrong = os.path.join(other, ".build-id", bid[:2], bid[2:] + ".debug")
+    os.makedirs(os.path.dirname(wrong))
+    shutil.copy(recorded, wrong)
+    failed = run([pathcov, "decode", "--debug-dir", other, report])
+    if failed.returncode != 3 or f"{wrong} has build-id " not in \
+            failed.stderr:
+        fail(f"a detached file with another build-id: exit "
+             f"{failed.returncode}:\n{failed.stderr}")
+
+    # (d) -gz: compressed, decoded like the plain build.
+    gz_flags = sections(compressed).get(".debug_pathcov")
+    if gz_flags is None or "C" not in gz_flags:
+        fail(f"-gz left .debug_pathcov uncompressed (flags {gz_flags})")
+    gz_json = must([pathcov, "decode", "--json", reports[compressed]],
+                   "decode of the -gz build").stdout
+    if without_times(json.loads(gz_json)) != \
+            without_times(json.loads(as_json)):
+        fail("the -gz build decodes differently")
+
+    # Record mode: collect from the stripped binary's detached metadata.
+    record_debug = os.path.join(work, "record-debug")
+    detach(recorded, record_debug)
+    for extra in ([], ["--binary", recorded]):
+        after = os.path.join(work, "corpus-stripped.json")
+        must([pathcov, "collect", "--debug-dir", record_debug, *extra, "-o",
+              after, profiles], "collect --debug-dir")
+        with open(after, encoding="utf-8") as f:
+            if f.read() != before:
+                fail(f"collect {' '.join(extra)} from the detached metadata "
+                     "made another corpus")
+    failed = run([pathcov, "collect", "--debug-dir", os.path.join(work, "no"),
+                  profiles])
+    if failed.returncode != 3 or build_id(recorded) not in failed.stderr:
+        fail(f"collect without the detached metadata: exit "
+             f"{failed.returncode}:\n{failed.stderr}")
+
+    if failures:
+        sys.exit("FAIL:\n" + "\n".join(failures))
+    print(f"ok: {field} decoded and collected from detached metadata "
+          f"({os.path.relpath(meta, work)}), -gz decoded")
+
+
+if __name__ == "__main__":
+    main()
