@@ -11,6 +11,7 @@
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "RuntimeDecls.h"
+#include <unistd.h>
 
 int plugin_is_GPL_compatible;
 
@@ -291,7 +292,15 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   if (gOptions.mode == PluginMode::Residual) {
     const std::string corpusProblem = loadTestedPaths(gOptions.corpus, gCorpus);
     if (!corpusProblem.empty()) {
-      error("pathcov: corpus %s", corpusProblem.c_str());
+      // Build systems compile in directories of their own (CMake: the build
+      // tree), so say where a relative name was looked up.
+      char cwd[4096];
+      if (gOptions.corpus[0] != '/' && getcwd(cwd, sizeof cwd))
+        error("pathcov: corpus %s (looked up in %s, the compiler's working "
+              "directory: give an absolute path)",
+              corpusProblem.c_str(), cwd);
+      else
+        error("pathcov: corpus %s", corpusProblem.c_str());
       return 1;
     }
     if (gOptions.stats)

@@ -52,6 +52,18 @@ def main():
         check(f"{args}: fails", r.returncode != 0)
         check(f"{args}: says why", message in r.stderr, r.stderr)
 
+    # A relative corpus name: the error says where it was looked up.
+    r = subprocess.run(
+        ["gcc", "-O2", f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+         "-fplugin-arg-pathcov-corpus=corpus.json",
+         os.path.join(HERE, "two_diamonds.c"), "-c", "-o", program + ".o"],
+        capture_output=True, text=True, cwd=work)
+    check("relative corpus: names the compiler's working directory",
+          r.returncode != 0 and
+          f"corpus corpus.json: cannot open: No such file or directory (looked up in "
+          f"{os.path.realpath(work)}, the compiler's working directory" in r.stderr,
+          r.stderr)
+
     # Forgetting the runtime: the linker's message says what to do.
     r = subprocess.run(["gcc", "-O2", f"-fplugin={plugin}",
                         os.path.join(HERE, "two_diamonds.c"), "-o", program],
