@@ -83,7 +83,7 @@ def install(args, stage):
                   encoding="utf-8") as f:
             text = f.read()
         check(f"-fplugin={final_plugin} " in text and
-              f" /{''.join(runtime)} -lpthread" in text and stage not in text,
+              f":/{''.join(runtime)} -lpthread" in text and stage not in text,
               f"pathcov-{mode}.specs names {final_plugin} and "
               "/pathcov/.../libpathcov-rt.a, not the stage")
     pc_dirs = [os.path.join(stage, os.path.dirname(f)) for f in files
