@@ -8,9 +8,10 @@ namespace pathcov {
 
 const char *const kPluginHelp =
     "pathcov GCC plugin: path coverage (Ball-Larus path profiling).\n"
-    "Use: gcc -fplugin=pathcov [-fplugin-arg-pathcov-KEY=VALUE...]\n"
-    "     (-fplugin=pathcov finds the installed pathcov.so under\n"
-    "     $(gcc -print-file-name=plugin); else give the .so's path)\n"
+    "Use: gcc -fplugin=PREFIX/lib/pathcov/pathcov.so\n"
+    "         [-fplugin-arg-pathcov-KEY=VALUE...]\n"
+    "     or: gcc -specs=PREFIX/lib/pathcov/pathcov-record.specs (or\n"
+    "     pathcov-residual.specs), which also link the runtime\n"
     "  mode=record            count every acyclic path (test builds)\n"
     "  mode=residual          flag paths the corpus does not have as tested\n"
     "                         (release builds; needs corpus=)\n"

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Installs the Debian bookworm packages pathcov needs to build and test,
+# Installs the Debian bookworm packages pathcov needs to build and test
+# (autotools and Meson: the build-system tests, docs/in-your-build.md),
 # if any are missing; with --bench, also what `make bench` needs (valgrind,
 # time, tclsh for sqlite's amalgamation, Unicode data for re2's tables);
 # with --fuzz, what `make fuzz` needs (AFL++).
@@ -7,7 +8,8 @@
 set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
-libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov gcovr chromium"
+libgtest-dev nlohmann-json3-dev libcli11-dev python3 python3-jsonschema lcov gcovr chromium
+autoconf automake libtool meson"
 case "${1:-}" in
 --bench) packages="$packages valgrind time tcl unicode-data python3-six" ;;
 --fuzz) packages="$packages afl++" ;; # brings clang: afl-clang-fast

@@ -4,12 +4,10 @@
 
 1. Installs pathcov from the build tree into a scratch directory:
    `DESTDIR=STAGE cmake --install BUILD --prefix /pathcov`, so PREFIX is
-   STAGE/pathcov. Why DESTDIR: the plugin's destination is the absolute
-   PATHCOV_PLUGIN_INSTALL_DIR (GCC's own plugin directory unless the build
-   was configured otherwise), which `--prefix` does not move; a test must
-   not write there (nor need root), and configuring a second pathcov build
-   with another PATHCOV_PLUGIN_INSTALL_DIR costs a full build. DESTDIR
-   stages every file, the plugin at STAGE/PATHCOV_PLUGIN_INSTALL_DIR. The
+   STAGE/pathcov: every file must be staged there, the plugin included
+   (PATHCOV_PLUGIN_INSTALL_DIR, relative to the prefix unless the build was
+   configured otherwise), and the spec files must name the plugin and the
+   runtime at their final place, /pathcov/..., never the stage. The
    runtime's CMake package and pkg-config file find their prefix from
    their own location, so they work from the staged prefix.
 2. Builds testsuite/projects/shapes twice with the same compiler: plain,
@@ -70,10 +68,24 @@ def install(args, stage):
     for wanted in ("pathcov/bin/pathcov", "/libpathcov-rt.a",
                    "/pkgconfig/pathcov-runtime.pc",
                    "/cmake/pathcov-runtime/pathcov-runtime-config.cmake",
+                   "/cmake/pathcov/pathcovConfig.cmake",
+                   "/cmake/pathcov/pathcovConfigVersion.cmake",
                    "pathcov/include/pathcov/pathcov.h"):
         check(any(f.startswith(wanted) or f.endswith(wanted) for f in files),
               f"installed {wanted.strip('/')}")
     check(os.path.isfile(plugin), f"the plugin is at {plugin}")
+    final_plugin = plugin[len(stage):]
+    runtime = [f for f in files if f.endswith("/libpathcov-rt.a")][:1]
+    for mode in ("record", "residual"):
+        specs = [f for f in files if f.endswith(f"/pathcov-{mode}.specs")]
+        check(len(specs) == 1, f"installed pathcov-{mode}.specs: {specs}")
+        with open(os.path.join(stage, specs[0]) if specs else os.devnull,
+                  encoding="utf-8") as f:
+            text = f.read()
+        check(f"-fplugin={final_plugin} " in text and
+              f":/{''.join(runtime)} -lpthread" in text and stage not in text,
+              f"pathcov-{mode}.specs names {final_plugin} and "
+              "/pathcov/.../libpathcov-rt.a, not the stage")
     pc_dirs = [os.path.join(stage, os.path.dirname(f)) for f in files
                if f.endswith("/pathcov-runtime.pc")]
     return prefix, plugin, os.path.join(prefix, "bin", "pathcov"), pc_dirs

@@ -1,0 +1,35 @@
+# Run by `cmake --install` (CMakeLists.txt): writes pathcov-record.specs and
+# pathcov-residual.specs into PREFIX/PATHCOV_SPECS_DIR (under DESTDIR) for
+# CMAKE_INSTALL_PREFIX, with the cc1_options of PATHCOV_GCC, the compiler
+# the plugin was built by.
+function(pathcov_in_prefix dir out)
+  if(IS_ABSOLUTE "${dir}")
+    set(${out} "${dir}" PARENT_SCOPE)
+  else()
+    set(${out} "${CMAKE_INSTALL_PREFIX}/${dir}" PARENT_SCOPE)
+  endif()
+endfunction()
+pathcov_in_prefix("${PATHCOV_PLUGIN_INSTALL_DIR}" plugin_dir)
+set(PATHCOV_PLUGIN "${plugin_dir}/pathcov.so")
+pathcov_in_prefix("${PATHCOV_LIBDIR}" libdir)
+set(PATHCOV_RUNTIME "${libdir}/libpathcov-rt.a")
+pathcov_in_prefix("${PATHCOV_SPECS_DIR}" specs_dir)
+execute_process(COMMAND "${PATHCOV_GCC}" -dumpspecs OUTPUT_VARIABLE specs
+                RESULT_VARIABLE failed)
+string(REGEX MATCH "\n\\*cc1_options:\n([^\n]*)" found "${specs}")
+if(failed OR NOT found)
+  message(FATAL_ERROR "no cc1_options in `${PATHCOV_GCC} -dumpspecs`")
+endif()
+set(GCC_CC1_OPTIONS "${CMAKE_MATCH_1}")
+foreach(PATHCOV_MODE record residual)
+  if(PATHCOV_MODE STREQUAL "residual")
+    # At compile time, an error that says how to give the corpus.
+    set(PATHCOV_CC1_CHECK "%{!fplugin-arg-pathcov-corpus=*:%epathcov-residual.specs: residual mode needs -fplugin-arg-pathcov-corpus=FILE, the corpus from pathcov collect}")
+  else()
+    set(PATHCOV_CC1_CHECK "")
+  endif()
+  set(file "$ENV{DESTDIR}${specs_dir}/pathcov-${PATHCOV_MODE}.specs")
+  message(STATUS "Installing: ${file}")
+  configure_file("${PATHCOV_SPECS_TEMPLATE}" "${file}" @ONLY)
+  list(APPEND CMAKE_INSTALL_MANIFEST_FILES "${file}")
+endforeach()

@@ -1,0 +1,206 @@
+#!/usr/bin/env python3
+"""docs/in-your-build.md's commands for one build system, run on
+testsuite/projects/tally (a shared library, a program using it and a test)
+against a pathcov installed into a scratch prefix, and checked:
+
+1. `cmake --install BUILD --prefix WORK/prefix`: the spec files name the
+   plugin and the runtime under that prefix.
+2. The page's record block for SYSTEM (the block after
+   `<!-- test: SYSTEM record -->`), run with bash in a copy of the project
+   with PATHCOV (the prefix) and SPECS (its spec files' directory) set and
+   PREFIX/bin first in PATH: its corpus.json must have tested paths of the
+   library's functions (a static one included) and the program's, from
+   both modules.
+3. The record build runs the field input (FIELD below) -> the executed
+   paths.
+4. The page's release block: its test run (PATHCOV_REPORT_DIR=check-reports)
+   must write no report; its field run (reports/) must report exactly the
+   executed minus the tested paths, id by id, from both modules.
+5. With --errors: the residual spec file without a corpus, with a missing
+   corpus and with the plugin gone give errors naming what is missing.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must  # noqa: E402
+
+# The input the tests never give: punctuation and a mixed word.
+FIELD = ["12", "x+y", "!?", "abc"]
+FIELD_COMMAND = "tally 12 x+y '!?' abc"
+# Where each build system's record build puts the program.
+RECORD_PROGRAM = {"autotools": "record/tally", "cmake": "record/tally",
+                  "meson": "record/tally", "make": "tally"}
+FUNCTIONS = ["wc_classify", "wc_name", "all_of", "main", "print_counts"]
+
+failures = []
+
+
+def check(ok, what):
+    print(("ok:   " if ok else "FAIL: ") + what)
+    if not ok:
+        failures.append(what)
+
+
+def doc_block(doc, system, role):
+    """The ```sh block after `<!-- test: SYSTEM ROLE -->`."""
+    m = re.search(rf"<!-- test: {system} {role} -->\s*```sh\n(.*?)```", doc,
+                  re.S)
+    if not m:
+        sys.exit(f"FAIL: no `<!-- test: {system} {role} -->` sh block in "
+                 "the docs page")
+    return m.group(1)
+
+
+def run_block(block, cwd, env, what):
+    print(f"== {what}:\n{block}")
+    r = subprocess.run(["bash", "-euxo", "pipefail", "-c", block], cwd=cwd,
+                       env=env, capture_output=True, text=True)
+    print(r.stdout + r.stderr)
+    if r.returncode != 0:
+        sys.exit(f"FAIL: {what} exited with {r.returncode}")
+
+
+def paths_by_function(corpus):
+    """{(identity, checksum): {id: count}} of a corpus."""
+    with open(corpus, encoding="utf-8") as f:
+        doc = json.load(f)
+    found = {}
+    for fn in doc["functions"]:
+        counts = found.setdefault((fn["identity"], fn["checksum"]), {})
+        for p in fn.get("paths", []):
+            counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
+    return doc, found
+
+
+def check_corpus(corpus):
+    doc, _ = paths_by_function(corpus)
+    for name in FUNCTIONS:
+        fns = [f for f in doc["functions"] if f["name"] == name]
+        check(any(f.get("paths") for f in fns),
+              f"the corpus has tested paths of {name}")
+    modules = [os.path.basename(m["path"]) for m in doc["modules"]]
+    check(any(m.startswith("libwordclass.so") for m in modules) and
+          any("tally" in m for m in modules),
+          f"the corpus's modules are the library and the program: {modules}")
+
+
+def check_reports(work, tested, executed):
+    check(not glob.glob(os.path.join(work, "check-reports", "*")),
+          "the release build's test run wrote no report")
+    reported, modules = {}, set()
+    for name in sorted(glob.glob(os.path.join(work, "reports", "*.json"))):
+        with open(name, encoding="utf-8") as f:
+            report = json.load(f)
+        modules.add(os.path.basename(report["module"]))
+        for p in report["residual_paths"]:
+            counts = reported.setdefault((p["identity"], p["checksum"]), {})
+            counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
+    expected = {}
+    for key, counts in executed.items():
+        left = {i: n for i, n in counts.items() if i not in tested.get(key, {})}
+        if left:
+            expected[key] = left
+    print(f"residual paths reported: {reported}\nexpected: {expected}")
+    check(bool(expected), "the field input ran untested paths")
+    check(reported == expected,
+          "the field run reported exactly the executed minus the tested paths")
+    check(any(m.startswith("libwordclass.so") for m in modules) and
+          any("tally" in m for m in modules),
+          f"both modules reported: {sorted(modules)}")
+
+
+def check_errors(cc, specs, plugin, work, env):
+    residual = os.path.join(specs, "pathcov-residual.specs")
+    source = os.path.join(work, "src", "tally.c")
+
+    def fails_with(extra, text, what):
+        r = subprocess.run([cc, f"-specs={residual}", *extra, "-c", source,
+                            "-o", os.devnull], capture_output=True,
+                           text=True, env=env)
+        check(r.returncode != 0 and text in r.stderr,
+              f"{what}: an error naming {text!r}\n      {r.stderr.strip()}")
+
+    fails_with([], "pathcov-residual.specs: residual mode needs "
+               "-fplugin-arg-pathcov-corpus=FILE", "no corpus")
+    missing = os.path.join(work, "no-such-corpus.json")
+    fails_with([f"-fplugin-arg-pathcov-corpus={missing}"], missing,
+               "a missing corpus")
+    corpus = os.path.join(work, "corpus.json")
+    os.rename(plugin, plugin + ".away")
+    try:
+        fails_with([f"-fplugin-arg-pathcov-corpus={corpus}"], plugin,
+                   "the plugin gone")
+    finally:
+        os.rename(plugin + ".away", plugin)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--system", required=True, choices=sorted(RECORD_PROGRAM))
+    for option in ("build-dir", "cmake", "doc", "project", "workdir", "cc"):
+        ap.add_argument(f"--{option}", required=True)
+    ap.add_argument("--errors", action="store_true")
+    args = ap.parse_args()
+    root = args.workdir
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+
+    prefix = os.path.join(root, "prefix")
+    must([args.cmake, "--install", args.build_dir, "--prefix", prefix],
+         "cmake --install")
+    specs = os.path.join(prefix, "lib", "pathcov")
+    plugin = os.path.join(specs, "pathcov.so")
+    for mode in ("record", "residual"):
+        with open(os.path.join(specs, f"pathcov-{mode}.specs"),
+                  encoding="utf-8") as f:
+            text = f.read()
+        check(f"-fplugin={plugin} -fplugin-arg-pathcov-mode={mode}" in text
+              and os.path.join(prefix, "lib", "libpathcov-rt.a") in text,
+              f"pathcov-{mode}.specs names the installed plugin and runtime")
+    check(os.path.isfile(plugin), f"the plugin is at {plugin}")
+
+    work = os.path.join(root, "tally")
+    shutil.copytree(args.project, work)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PATHCOV") and k not in
+           ("CFLAGS", "CXXFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
+    env.update(PATHCOV=prefix, SPECS=specs, CC=args.cc,
+               PATH=os.path.join(prefix, "bin") + os.pathsep + env["PATH"])
+    with open(args.doc, encoding="utf-8") as f:
+        doc = f.read()
+
+    run_block(doc_block(doc, args.system, "record"), work, env,
+              f"{args.system}: the record build")
+    corpus = os.path.join(work, "corpus.json")
+    check_corpus(corpus)
+    _, tested = paths_by_function(corpus)
+
+    field_profiles = os.path.join(root, "field-profiles")
+    must([os.path.join(work, RECORD_PROGRAM[args.system]), *FIELD],
+         "the record build on the field input",
+         env=dict(env, PATHCOV_PROFILE_DIR=field_profiles))
+    must(["pathcov", "collect", "-o", os.path.join(root, "field.json"),
+          field_profiles], "collect the field run", env=env)
+    _, executed = paths_by_function(os.path.join(root, "field.json"))
+
+    release = doc_block(doc, args.system, "release")
+    check(FIELD_COMMAND in release,
+          f"the release block runs `{FIELD_COMMAND}`")
+    run_block(release, work, env, f"{args.system}: the release build")
+    check_reports(work, tested, executed)
+    if args.errors:
+        check_errors(args.cc, specs, plugin, work, env)
+    if failures:
+        sys.exit("FAIL:\n  " + "\n  ".join(failures))
+    print(f"ok: {args.system}, record and residual, with the spec files")
+
+
+if __name__ == "__main__":
+    main()
