@@ -5,6 +5,7 @@
  * runs step(A) three times, waits for the child and prints. The child's
  * paths before the exec must be in its own report (reason exec), and after
  * a failed exec in its exit report, each counted once. */
+#define _GNU_SOURCE /* execvpe */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
