@@ -29,25 +29,31 @@
 
 #include "internal.h"
 
-/* Every loaded copy of the runtime adds its hooks to one list, found through
+/* Every loaded copy of the runtime adds its hooks to one list, returned by
  * __pathcov_master: default visibility, so that the dynamic linker resolves
- * every module's reference to the same definition (libgcov's __gcov_master
- * does the same). An executable exports it when a shared library of its link
- * defines it too; a library dlopen'ed by an executable that does not export
- * it keeps a list of its own: its exec calls write its own data and the
- * executable's exec calls do not write it. A runtime of another list version
- * that came first is left alone: this copy then keeps its own list. */
+ * every module's call to the same definition (as libgcov's __gcov_master,
+ * but a function: a variable defined in every module is, to AddressSanitizer,
+ * an ODR violation). An executable exports it when a shared library of its
+ * link defines it too; a library dlopen'ed by an executable that does not
+ * export it keeps a list of its own: its exec calls write its own data and
+ * the executable's exec calls do not write it. A runtime of another list
+ * version that came first is left alone: this copy then keeps its own list. */
 #define MASTER_VERSION 1
 struct pathcov_master {
   uint64_t version;
   struct pathcov_exec_hook *hooks;
 };
-__attribute__((visibility("default"))) struct pathcov_master __pathcov_master =
-    {MASTER_VERSION, NULL};
-static struct pathcov_master own = {MASTER_VERSION, NULL};
+
+__attribute__((visibility("default"))) struct pathcov_master *
+__pathcov_master(void) {
+  static struct pathcov_master list = {MASTER_VERSION, NULL};
+  return &list;
+}
 
 static struct pathcov_master *master(void) {
-  return __pathcov_master.version == MASTER_VERSION ? &__pathcov_master : &own;
+  static struct pathcov_master own = {MASTER_VERSION, NULL};
+  struct pathcov_master *shared = __pathcov_master();
+  return shared->version == MASTER_VERSION ? shared : &own;
 }
 
 /* Hooks are added and removed by constructors and destructors, which the
