@@ -26,6 +26,9 @@ struct CollectOptions {
   // Detached metadata (Modules.h); default gdb's.
   std::vector<std::string> debugDirs{kDefaultDebugDir};
   std::string output = "-";
+  // --skip-stale: a profile whose module cannot be found or no longer
+  // matches is set aside, not an error.
+  bool skipStale = false;
 };
 
 // Profiles named directly, and every pathcov-*.json in named directories.
@@ -79,6 +82,7 @@ void addProfile(const Profile &profile,
 int runCollect(const CollectOptions &options) {
   Corpus corpus;
   ModuleIndex modules(options.debugDirs);
+  size_t setAside = 0; // profiles --skip-stale left out
   try {
     for (const std::string &binary : options.binaries)
       modules.add(binary);
@@ -89,18 +93,28 @@ int runCollect(const CollectOptions &options) {
     std::vector<std::pair<Profile, const std::vector<FunctionMetadata> *>> read;
     for (const std::string &file : files) {
       Profile profile = readProfile(file);
-      corpus.profileIds.insert( // for pathcov merge (docs/merge.md)
-          profileId(profile.buildId, file, readInput(file)));
       const std::vector<FunctionMetadata> *functions;
       try {
         functions =
             &modules.moduleFor(profile.module, profile.buildId, "profile")
                  .functions;
       } catch (const InputError &e) {
-        throw InputError(file + ": " + e.what());
+        if (!options.skipStale)
+          throw InputError(file + ": " + e.what());
+        std::cerr << "pathcov collect: set aside " << file << ": " << e.what()
+                  << '\n';
+        ++setAside;
+        continue;
       }
+      corpus.profileIds.insert( // for pathcov merge (docs/merge.md)
+          profileId(profile.buildId, file, readInput(file)));
       read.emplace_back(std::move(profile), functions);
     }
+    if (setAside)
+      std::cerr << "pathcov collect: " << setAside << " of " << files.size()
+                << " profiles set aside (--skip-stale): the corpus has the "
+                   "paths of the other "
+                << read.size() << '\n';
     modules.addTo(corpus);
     for (const auto &[profile, functions] : read) {
       addProfile(profile, *functions, corpus);
@@ -120,7 +134,9 @@ int runCollect(const CollectOptions &options) {
     std::cerr << "pathcov collect: " << e.what() << '\n';
     return kExitBadInput;
   }
-  return writeOutput("collect", options.output, toJson(corpus).dump(1) + "\n");
+  const int written =
+      writeOutput("collect", options.output, toJson(corpus).dump(1) + "\n");
+  return written == kExitSuccess && setAside ? kExitPartial : written;
 }
 
 } // namespace
@@ -145,10 +161,20 @@ void addCollectCommand(CLI::App &app, int &exitCode) {
       "Where to look for metadata detached from stripped modules (objcopy "
       "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
       "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
+  collect->add_flag(
+      "--skip-stale", options->skipStale,
+      "Set aside, with a line each on stderr naming it and why, every "
+      "profile whose module is gone or was rebuilt (no metadata with its "
+      "build-id), and write the corpus of the others; exit status 5 when any "
+      "was set aside. Without it, such a profile is an error (exit 3) and no "
+      "corpus is written");
   collect
       ->add_option("-o,--output", options->output,
                    "Write the corpus here; - is standard output")
       ->capture_default_str();
+  collect->footer(std::string(kExitCodeHelp) +
+                  " With --skip-stale: 5, the corpus was written without the "
+                  "profiles set aside.");
   collect->callback([options, &exitCode] { exitCode = runCollect(*options); });
 }
 

@@ -364,7 +364,9 @@ void showText(const DecodedReport &d, std::ostream &out) {
     const std::string name = signalName(r.signal);
     out << "on signal " << r.signal << (name.empty() ? "" : " (" + name + ")");
   } else {
-    out << (r.reason == "exit" ? "at exit" : "on request");
+    out << (r.reason == "exit"   ? "at exit"
+            : r.reason == "exec" ? "before exec"
+                                 : "on request");
   }
   out << " " << utcTime(r.writtenNs) << " ("
       << sinceStart(r.writtenNs, r.startedNs) << ")\n";

@@ -8,6 +8,9 @@ enum ExitCode : int {
   kExitUsage = 2,          // bad command line
   kExitBadInput = 3,       // the input data is unreadable or wrong
   kExitOutputError = 4,    // the output could not be written
+  kExitPartial = 5,        // the output was written without some inputs,
+                           // as asked (collect --skip-stale): a distinct
+                           // status, so that a script sees the loss
   kExitInternalError = 70, // a bug in pathcov (EX_SOFTWARE); 1 is left
                            // for "a coverage gate failed", as in gcovr
 };
@@ -15,7 +18,7 @@ enum ExitCode : int {
 // A failed gate (pathcov gate): kExitGateFailed plus one bit per failed
 // criterion, both baseline criteria sharing one so that every sum stays
 // below 128 (shells, make and CI read 128 + N as "killed by signal N").
-// Every sum is odd, so none is 2, 3, 4 or 70.
+// Every sum is odd and at least 9, so none is 2, 3, 4, 5 or 70.
 constexpr int kExitGateFailed = 1;
 constexpr int kGateBitOverall = 8;
 constexpr int kGateBitFunction = 16;

@@ -38,7 +38,7 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
     report.writtenNs = top.field<uint64_t>(doc, "written_ns");
     report.reason = top.field<std::string>(doc, "reason");
     if (report.reason != "exit" && report.reason != "signal" &&
-        report.reason != "request")
+        report.reason != "request" && report.reason != "exec")
       throw InputError("reason: unknown reason \"" + report.reason + "\"");
     if (report.reason == "signal")
       report.signal = top.field<uint64_t>(doc, "signal");

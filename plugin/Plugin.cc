@@ -10,6 +10,7 @@
 
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
+#include "ProcessCalls.h"
 #include "RuntimeDecls.h"
 #include <unistd.h>
 
@@ -134,14 +135,17 @@ public:
     if (f.assemblerName.rfind("__pathcov_", 0) == 0 ||
         !gOptions.wantsFunction(f.assemblerName.c_str(), f.name.c_str()))
       return 0;
+    unsigned todo = 0;
     try {
-      return instrument(fun, f);
+      todo = instrument(fun, f);
     } catch (const std::exception &e) {
       // Nothing has touched the function yet (see instrument): leave it
       // as it is, say so, and list it as skipped.
       skip(fun, f, e.what());
-      return 0;
     }
+    // Its paths are counted (or it was meant to be): they must be written
+    // before an exec, and a vfork child's must not count as its parent's.
+    return todo | redirectProcessCalls(fun);
   }
 
 private:
@@ -312,6 +316,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   static plugin_info pluginInfo = {"0.1", kPluginHelp};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &pluginInfo);
   registerGcRoots(info->base_name);
+  registerProcessCallRoots(info->base_name);
 
   register_pass_info pass;
   pass.pass = new PathProfilingPass(g);

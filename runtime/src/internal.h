@@ -186,6 +186,17 @@ int pathcov_profile_close(struct pathcov_profile *p);
  * start-up (runtime.c); its fields are "" in a module without descriptors. */
 const struct pathcov_module *pathcov_this_module(void);
 
+/* What a module writes before exec* replaces the process (exec.c): its
+ * profile or report, as at exit, taking what it writes. */
+struct pathcov_exec_hook {
+  struct pathcov_exec_hook *next;
+  void (*write)(void);
+};
+/* Adds or removes a hook of the process's list; from constructors and
+ * destructors only. */
+void pathcov_exec_hook_add(struct pathcov_exec_hook *hook);
+void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook);
+
 /* Prints one line on stderr (pathcov_diagnostic). */
 void pathcov_warn(const char *format, ...)
     __attribute__((format(printf, 1, 2)));

@@ -74,13 +74,21 @@ static uint64_t entries_used(void) {
   return n < RESIDUAL_CAPACITY ? n : RESIDUAL_CAPACITY;
 }
 
+/* A count, taken (left 0) when `take`: a report written before exec takes
+ * what it writes (exec.c). */
+static uint64_t read_count(uint64_t *count, int take) {
+  return take ? __atomic_exchange_n(count, 0, __ATOMIC_RELAXED)
+              : __atomic_load_n(count, __ATOMIC_RELAXED);
+}
+
 /* How often residual path e ran: the runs the runtime counted, plus the
- * ones counted inline in its seen slot once it had claimed it. */
-static uint64_t path_count(const struct entry *e) {
-  uint64_t count = __atomic_load_n(&e->count, __ATOMIC_RELAXED);
-  const uint64_t *slot = seen_slot(e->fn, e->id);
+ * ones counted inline in its seen slot once it had claimed it. 0 for a path
+ * that has not run since a report before exec took its count. */
+static uint64_t path_count(struct entry *e, int take) {
+  uint64_t count = read_count(&e->count, take);
+  uint64_t *slot = seen_slot(e->fn, e->id);
   if (slot && __atomic_load_n(&slot[0], __ATOMIC_RELAXED) == e->id + 1)
-    count += __atomic_load_n(&slot[1], __ATOMIC_RELAXED);
+    count += read_count(&slot[1], take);
   return count;
 }
 
@@ -127,15 +135,17 @@ static int has_residual_paths(void) {
     return 1;
   for (uint64_t i = 0, n = entries_used(); i < n; ++i)
     if (__atomic_load_n(&residual_table.entries[i].state, __ATOMIC_ACQUIRE) ==
-        ENTRY_LIVE)
+            ENTRY_LIVE &&
+        path_count(&residual_table.entries[i], 0))
       return 1;
   return 0;
 }
 
 /* The report (docs/residual-mode.md, "Reports"), for every destination.
- * Paths are listed in the order they were first seen (entry order). */
+ * Paths are listed in the order they were first seen (entry order), those
+ * with a count. `take`: the counts written are taken (before exec). */
 static void format_report(struct pathcov_out *o, const char *reason,
-                          int signal) {
+                          int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
                      "\"format_version\": \"1.0\",\n \"module\": ");
@@ -157,8 +167,11 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_str(o, ",\n \"residual_paths\": [");
   const char *separator = "\n  {\"identity\": ";
   for (uint64_t i = 0, n = entries_used(); i < n; ++i) {
-    const struct entry *e = &residual_table.entries[i];
+    struct entry *e = &residual_table.entries[i];
     if (__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) != ENTRY_LIVE)
+      continue;
+    const uint64_t count = path_count(e, take);
+    if (count == 0)
       continue;
     pathcov_out_str(o, separator);
     separator = ",\n  {\"identity\": ";
@@ -168,7 +181,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, ", \"id\": ");
     pathcov_out_u64(o, e->id);
     pathcov_out_str(o, ",\n   \"count\": ");
-    pathcov_out_u64(o, path_count(e));
+    pathcov_out_u64(o, count);
     pathcov_out_str(o, ", \"first_seen_ns\": ");
     pathcov_out_u64(o, e->first_seen_ns);
     pathcov_out_str(o, ", \"thread\": ");
@@ -176,7 +189,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, "}");
   }
   pathcov_out_str(o, "],\n \"dropped_paths\": ");
-  pathcov_out_u64(o, __atomic_load_n(&residual_table.dropped_paths, __ATOMIC_RELAXED));
+  pathcov_out_u64(o, read_count(&residual_table.dropped_paths, take));
   /* How often the tested paths ran: their counts in the tables. */
   pathcov_out_str(o, ",\n \"tested_paths\": [");
   separator = "\n  {\"identity\": ";
@@ -186,8 +199,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
       continue;
     for (uint64_t k = 0; k < fn->table_size; ++k) {
       uint64_t id = fn->counters[k];
-      uint64_t count = __atomic_load_n(&fn->counters[counts_at(fn) + k],
-                                       __ATOMIC_RELAXED);
+      uint64_t count = read_count(&fn->counters[counts_at(fn) + k], take);
       if (id == UINT64_MAX || count == 0)
         continue;
       pathcov_out_str(o, separator);
@@ -209,13 +221,13 @@ static void format_report(struct pathcov_out *o, const char *reason,
  * temporary file renamed when complete. Async-signal-safe. Returns 0, or -1
  * with f->error set. */
 static int write_report_file(struct pathcov_file *f, const char *reason,
-                             int signal) {
+                             int signal, int take) {
   char chunk[4096];
   struct pathcov_out o;
   int write_error = 0;
   if (pathcov_file_open(f) == 0) {
     pathcov_out_fd(&o, f->fd, chunk, sizeof chunk);
-    format_report(&o, reason, signal);
+    format_report(&o, reason, signal, take);
     pathcov_out_finish(&o);
     write_error = o.error;
   }
@@ -238,9 +250,10 @@ static void warn_in_signal(const struct pathcov_file *f) {
   pathcov_diagnostic(line, o.len + 1);
 }
 
-/* An automatic report (exit, crash) into dir, named
+/* An automatic report (exit, crash, exec) into dir, named
  * pathcov-report-<module>-<pid>-<sequence>.json. */
-static void write_report(const char *dir, const char *reason, int signal) {
+static void write_report(const char *dir, const char *reason, int signal,
+                         int take) {
   struct pathcov_file f;
   if (rep.dir_error && signal) {
     f = (struct pathcov_file){.fd = -1, .dir = -1, .error = rep.dir_error};
@@ -248,7 +261,7 @@ static void write_report(const char *dir, const char *reason, int signal) {
   } else {
     pathcov_file_name(&f, dir, "pathcov-report-", rep.module->base,
                       &rep.sequence);
-    write_report_file(&f, reason, signal);
+    write_report_file(&f, reason, signal, take);
   }
   if (!f.error)
     return;
@@ -283,7 +296,7 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
   if (__atomic_compare_exchange_n(&rep.crash_writer, &writer, self, 0,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
     if (has_residual_paths())
-      write_report(rep.dir, "signal", sig);
+      write_report(rep.dir, "signal", sig, 0);
     __atomic_store_n(&rep.crash_writer, 0, __ATOMIC_RELEASE);
   } else if (writer != self) {
     /* Another thread crashed first and is writing its report: give it up
@@ -364,6 +377,15 @@ static const char *report_dir(void) {
   return dir && *dir ? dir : ".";
 }
 
+/* exec.c: before exec* replaces the process, the report it would write at
+ * exit, taking its counts: should exec fail, the exit report has only
+ * what ran afterwards. */
+static void write_at_exec(void) {
+  if (has_residual_paths())
+    write_report(report_dir(), "exec", 0, 1);
+}
+static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
+
 static void init_reports(void) {
   rep.module = pathcov_this_module();
   rep.started_ns = pathcov_realtime_ns();
@@ -385,8 +407,10 @@ static void init_reports(void) {
   if (pthread_atfork(NULL, NULL, reset_in_child) != 0)
     pathcov_warn("%s: pthread_atfork failed: children will also report the "
                  "residual paths of their parent", rep.module->path);
-  if (rep.enabled)
+  if (rep.enabled) {
     install_handlers();
+    pathcov_exec_hook_add(&exec_hook);
+  }
 }
 
 /* Priority 101, like runtime.c's: before the module's other constructors.
@@ -403,8 +427,9 @@ __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno;
   pthread_once(&rep.once, init_reports);
   if (rep.enabled && rep.residual_descriptors && has_residual_paths())
-    write_report(report_dir(), "exit", 0);
+    write_report(report_dir(), "exit", 0, 0);
   uninstall_handlers();
+  pathcov_exec_hook_remove(&exec_hook);
   errno = saved;
 }
 
@@ -418,7 +443,7 @@ PATHCOV_EXPORT int pathcov_report_write(const char *path) {
   }
   struct pathcov_file f;
   pathcov_file_path(&f, path);
-  write_report_file(&f, "request", 0);
+  write_report_file(&f, "request", 0, 0);
   if (!f.error)
     return 0;
   errno = f.error;
@@ -434,7 +459,7 @@ PATHCOV_EXPORT int pathcov_report_write_fd(int fd) {
   char chunk[4096];
   struct pathcov_out o;
   pathcov_out_fd(&o, fd, chunk, sizeof chunk);
-  format_report(&o, "request", 0);
+  format_report(&o, "request", 0, 0);
   if (pathcov_out_finish(&o) == 0)
     return 0;
   errno = o.error;
@@ -445,7 +470,7 @@ PATHCOV_EXPORT size_t pathcov_report_buffer(char *buffer, size_t size) {
   pthread_once(&rep.once, init_reports);
   struct pathcov_out o;
   pathcov_out_memory(&o, buffer, buffer ? size : 0);
-  format_report(&o, "request", 0);
+  format_report(&o, "request", 0, 0);
   pathcov_out_finish(&o);
   return o.total;
 }

@@ -249,6 +249,10 @@ static void unlock_in_child(void) {
   unlock();
 }
 
+static int writes_profiles(void);
+static void write_at_exec(void);
+static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
+
 static void init_module(void) {
   /* Any address in this copy of the runtime identifies the module: the
    * runtime is linked statically into it. (Done even without descriptors:
@@ -276,6 +280,8 @@ static void init_module(void) {
   if (pthread_atfork(lock, unlock, unlock_in_child) != 0)
     pathcov_warn("%s: pthread_atfork failed: children will also report "
                  "the counts of their parent", module.id.path);
+  if (writes_profiles())
+    pathcov_exec_hook_add(&exec_hook);
 }
 
 /* Priority 101 (the first after the implementation's): runs before the
@@ -345,8 +351,12 @@ static int write_profile(const char *reason) {
 __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno; /* the program's, for any later destructor */
   write_profile("exit");
+  pathcov_exec_hook_remove(&exec_hook);
   errno = saved;
 }
+
+/* exec.c: the counts written are taken, as at every profile. */
+static void write_at_exec(void) { write_profile("exec"); }
 
 PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush"); }
 

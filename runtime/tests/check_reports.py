@@ -436,14 +436,17 @@ LIB = [("lib_untested", 51, 2), ("lib_untested", 52, 1)]
 EXE = [("exe_untested", 7, 1)]
 
 
-def scenario_shared_library(a, tmp):
-    pid, _ = run([a.resuseslib], tmp, stdout="")
+def scenario_shared_library(a, tmp, how="exit"):
+    pid, _ = run([a.resuseslib] + (["exec"] if how == "exec" else []), tmp,
+                 stdout="")
     only(tmp, [report_name(a.resuseslib, pid, 0),
                report_name(a.reslib, pid, 0)])
     check_report(load(tmp, report_name(a.resuseslib, pid, 0)), a.resuseslib,
-                 pid, "exit", EXE)
+                 pid, how, EXE)
     check_report(load(tmp, report_name(a.reslib, pid, 0)), a.reslib, pid,
-                 "exit", LIB)
+                 how, LIB)
+    if how == "exec":
+        return
     # Through the API: each module's call reaches its own runtime.
     api = os.path.join(tmp, "api")
     os.mkdir(api)
@@ -453,6 +456,11 @@ def scenario_shared_library(a, tmp):
                  "request", LIB)
     check_report(parse(exe, "the executable's report"), a.resuseslib, pid,
                  "request", EXE)
+
+
+def scenario_shared_library_exec(a, tmp):
+    # The executable's exec writes the library's report too, as at exit.
+    scenario_shared_library(a, tmp, "exec")
 
 
 def scenario_shared_library_crash(a, tmp):
@@ -488,7 +496,7 @@ def mode(path):
 def scenario_secure(a, tmp):
     # Set-user-ID root programs run by nobody, umask 000, with the
     # environment naming a directory only root can write: nothing automatic
-    # is written (no report at exit or crash, no profile). A report the
+    # is written (no report at exit, crash or exec, no profile). A report the
     # program asks for, to a path it chose, is written, mode 0600.
     if os.geteuid() != 0:
         raise Skip("needs root (to make set-user-ID programs)")
@@ -496,7 +504,8 @@ def scenario_secure(a, tmp):
     programs = os.path.join(tmp, "bin")
     os.mkdir(programs, 0o755)
     setuid = {}
-    for name, path in (("residual", a.residual), ("prog", a.prog)):
+    for name, path in (("residual", a.residual), ("prog", a.prog),
+                       ("resuseslib", a.resuseslib)):
         setuid[name] = shutil.copy(path, programs)
         os.chown(setuid[name], 0, 0)
         os.chmod(setuid[name], 0o4755)
@@ -513,6 +522,7 @@ def scenario_secure(a, tmp):
             ([setuid["residual"], "crash", "segv"], -signal.SIGSEGV,
              "crashing\n"),
             ([setuid["prog"], "simple"], 0, ""),
+            ([setuid["resuseslib"], "exec"], 0, ""),
             ([setuid["residual"], "report-off", asked, "exit"], 0,
              "write 0\n")):
         run(nobody + cmd, etc, status=status, stdout=stdout, env=hostile,

@@ -3,7 +3,8 @@
  * goes through both modules' handlers. With "api", prints the library's
  * report and its own, asked for through the API (built with
  * ENABLE_EXPORTS: the library's call must still reach the library's copy
- * of the runtime). */
+ * of the runtime). With "exec", execs /bin/true (as the plugin compiles
+ * execv) instead of exiting: both reports must be written before. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 void reslib_work(int n);
 size_t reslib_report(char *buf, size_t size);
+int __pathcov_execv(const char *path, char *const argv[]);
 
 FAKE_RESIDUAL(fn_exe, "exe_untested", 0x1234123412341234ull, 10, 0, 0, 0);
 
@@ -39,6 +41,10 @@ int main(int argc, char **argv) {
     print(reslib_report);
     printf("----\n");
     print(pathcov_report_buffer);
+  } else if (strcmp(how, "exec") == 0) {
+    char *const true_argv[] = {"true", NULL};
+    __pathcov_execv("/bin/true", true_argv);
+    return 1;
   }
   return 0;
 }

@@ -221,7 +221,7 @@ class Oracle:
         if r["build_id"] is not None and not (
                 isinstance(r["build_id"], str) and BUILD_ID.match(r["build_id"])):
             problems.append(f"build_id {r['build_id']!r}")
-        if r["reason"] not in ("exit", "signal", "request"):
+        if r["reason"] not in ("exit", "signal", "request", "exec"):
             problems.append(f"reason {r['reason']!r}")
         if (r["reason"] == "signal") != ("signal" in r):
             problems.append(f"reason {r['reason']!r} with signal "
@@ -430,10 +430,17 @@ class Oracle:
             self.check_outputs(spec, runs)
             # Profiles of the record run, by process.
             _, _, record_pid, _, profiles, _ = runs["record"]
+            exec_profiles = 0
             for name in sorted(glob.glob(os.path.join(profiles, "*"))):
                 with open(name, encoding="utf-8") as f:
-                    pid = json.load(f)["pid"]
+                    profile = json.load(f)
+                pid = profile["pid"]
                 field_profiles[self.role(pid, record_pid)].append(name)
+                exec_profiles += (pid != record_pid and
+                                  profile["reason"] == "exec")
+            if a.exec and exec_profiles != 1:
+                self.fail(f"run {spec!r}: {exec_profiles} child profiles "
+                          "written before exec, expected one")
             # Reports of the residual run, by process.
             _, status, pid, _, profiles, report_dir = runs["residual"]
             if os.listdir(profiles):
@@ -590,18 +597,33 @@ class Oracle:
                         signal.SIGSEGV:
                     self.fail(f"{name}: reason {report['reason']!r}, signal "
                               f"{report.get('signal')!r}; expected signal 11")
-            elif report["reason"] != "exit":
+            elif report["reason"] != "exit" and not (
+                    self.args.exec and report["reason"] == "exec"):
                 self.fail(f"{name}: reason {report['reason']!r}, expected exit")
-        per_pid = collections.Counter(r["pid"] for _, r in found)
-        for p, n in per_pid.items():
+        # One report per process and reason: with --exec, a child whose
+        # exec failed writes one before the exec and one at exit.
+        per_pid = collections.Counter((r["pid"], r["reason"])
+                                      for _, r in found)
+        for (p, reason), n in per_pid.items():
             if n > 1:
-                self.fail(f"run {spec!r}: process {p} wrote {n} reports")
-        if self.args.crash and found and pid not in per_pid:
+                self.fail(f"run {spec!r}: process {p} wrote {n} reports "
+                          f"with reason {reason}")
+        if self.args.crash and found and pid not in {p for p, _ in per_pid}:
             self.fail(f"run {spec!r}: the crashed process wrote no report")
 
     def check_fork(self, spec, found, pid):
         parents = [r for _, r in found if r["pid"] == pid]
         children = [r for _, r in found if r["pid"] != pid]
+        if self.args.exec:
+            # The one written before the exec (an exit report may follow
+            # it, when the exec failed: compare() adds them up). The parent
+            # may have run only tested paths: compare() checks that.
+            children = [r for r in children if r["reason"] == "exec"]
+            if len(children) != 1:
+                self.fail(f"run {spec!r}: {len(children)} child reports "
+                          "written before exec, expected one")
+            if len(parents) != 1:
+                return
         if len(parents) != 1 or len(children) != 1:
             self.fail(f"run {spec!r}: {len(parents)} parent reports and "
                       f"{len(children)} child reports, expected one each")
@@ -818,6 +840,10 @@ def main():
                     help="residual paths must be first seen by several threads")
     ap.add_argument("--fork", action="store_true",
                     help="compare per process: the parent, and its child")
+    ap.add_argument("--exec", action="store_true",
+                    help="with --fork: the child execs; it must write a "
+                    "profile (record run) and a report (residual run) with "
+                    "reason exec before it")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args()
     if not args.field_args:

@@ -1,0 +1,179 @@
+/* exec and vfork (docs/residual-mode.md, "exec and vfork"). exec* replaces
+ * the process image: no destructor runs, so what the process counted would
+ * never be written. The plugin therefore compiles calls to execl, execle,
+ * execlp, execv, execve, execvp, execvpe and fexecve in instrumented code as
+ * calls to the __pathcov_ wrappers below (as GCC's -fprofile-arcs does for
+ * libgcov's __gcov_exec*), which write the profiles and reports of every
+ * instrumented module of the process, as at exit, and then call the real
+ * function. A call site, not symbol interposition: it works alike for
+ * executables, shared libraries and -static links, needs neither dlsym nor
+ * a definition of libc's names that would clash with libc.a's, and the
+ * wrappers call libc by its plain name. Calls from uninstrumented code, or
+ * through a function pointer, are not seen (nor are they by gcov).
+ *
+ * What was written is taken (record mode: counts zeroed; residual mode:
+ * counts taken, paths listed again only when they run again), so that when
+ * exec fails, the process goes on and its exit writes only what it ran
+ * afterwards: nothing is counted twice.
+ *
+ * vfork: its child shares the parent's memory until it execs, so its paths
+ * would be counted, and written at exec, as its parent's. The plugin
+ * compiles vfork as __pathcov_vfork, which is fork (as Valgrind does; POSIX
+ * lets vfork be fork): the child counts its own paths, from zero, and
+ * writes them at exec. */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+/* Every loaded copy of the runtime adds its hooks to one list, returned by
+ * __pathcov_master: default visibility, so that the dynamic linker resolves
+ * every module's call to the same definition (as libgcov's __gcov_master,
+ * but a function: a variable defined in every module is, to AddressSanitizer,
+ * an ODR violation). An executable exports it when a shared library of its
+ * link defines it too; a library dlopen'ed by an executable that does not
+ * export it keeps a list of its own: its exec calls write its own data and
+ * the executable's exec calls do not write it. A runtime of another list
+ * version that came first is left alone: this copy then keeps its own list. */
+#define MASTER_VERSION 1
+struct pathcov_master {
+  uint64_t version;
+  struct pathcov_exec_hook *hooks;
+};
+
+__attribute__((visibility("default"))) struct pathcov_master *
+__pathcov_master(void) {
+  static struct pathcov_master list = {MASTER_VERSION, NULL};
+  return &list;
+}
+
+static struct pathcov_master *master(void) {
+  static struct pathcov_master own = {MASTER_VERSION, NULL};
+  struct pathcov_master *shared = __pathcov_master();
+  return shared->version == MASTER_VERSION ? shared : &own;
+}
+
+/* Hooks are added and removed by constructors and destructors, which the
+ * dynamic loader runs one module at a time; a thread calling exec* while
+ * another dlcloses an instrumented library is not supported. */
+void pathcov_exec_hook_add(struct pathcov_exec_hook *hook) {
+  struct pathcov_master *m = master();
+  hook->next = m->hooks;
+  __atomic_store_n(&m->hooks, hook, __ATOMIC_RELEASE);
+}
+
+void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook) {
+  for (struct pathcov_exec_hook **p = &master()->hooks; *p; p = &(*p)->next)
+    if (*p == hook) {
+      __atomic_store_n(p, hook->next, __ATOMIC_RELEASE);
+      return;
+    }
+}
+
+/* The process this module's memory belongs to: set at start-up and in a
+ * forked child. A process with another pid shares it (vfork or clone with
+ * CLONE_VM in code the plugin did not see): writing, and taking the counts,
+ * there would take them from the parent. */
+static pid_t owner;
+
+static void owner_is_self(void) { owner = getpid(); }
+
+__attribute__((constructor(101))) static void on_load(void) {
+  owner_is_self();
+  pthread_atfork(NULL, NULL, owner_is_self);
+}
+
+static void before_exec(void) {
+  if (getpid() != owner)
+    return;
+  int saved = errno;
+  for (struct pathcov_exec_hook *h =
+           __atomic_load_n(&master()->hooks, __ATOMIC_ACQUIRE);
+       h; h = h->next)
+    h->write();
+  errno = saved;
+}
+
+int __pathcov_execve(const char *path, char *const argv[],
+                     char *const envp[]) {
+  before_exec();
+  return execve(path, argv, envp);
+}
+
+int __pathcov_execv(const char *path, char *const argv[]) {
+  before_exec();
+  return execv(path, argv);
+}
+
+int __pathcov_execvp(const char *file, char *const argv[]) {
+  before_exec();
+  return execvp(file, argv);
+}
+
+int __pathcov_execvpe(const char *file, char *const argv[],
+                      char *const envp[]) {
+  before_exec();
+  return execvpe(file, argv, envp);
+}
+
+int __pathcov_fexecve(int fd, char *const argv[], char *const envp[]) {
+  before_exec();
+  return fexecve(fd, argv, envp);
+}
+
+enum list_call { LIST_EXECV, LIST_EXECVP, LIST_EXECVE };
+
+/* execl, execlp, execle: the arguments after arg, up to the NULL, as an
+ * argv on the stack (glibc's execl does the same), and for execle the
+ * environment after the NULL. */
+static int exec_list(enum list_call call, const char *path, const char *arg,
+                     va_list ap) {
+  size_t n = 0;
+  va_list count;
+  va_copy(count, ap);
+  if (arg)
+    while (va_arg(count, char *))
+      ++n;
+  va_end(count);
+  char *argv[n + 2];
+  argv[0] = (char *)arg;
+  for (size_t i = 1; i <= n + 1 && argv[i - 1]; ++i)
+    argv[i] = va_arg(ap, char *);
+  switch (call) {
+  case LIST_EXECVP:
+    return __pathcov_execvp(path, argv);
+  case LIST_EXECVE:
+    return __pathcov_execve(path, argv, va_arg(ap, char *const *));
+  default:
+    return __pathcov_execv(path, argv);
+  }
+}
+
+int __pathcov_execl(const char *path, const char *arg, ...) {
+  va_list ap;
+  va_start(ap, arg);
+  int result = exec_list(LIST_EXECV, path, arg, ap);
+  va_end(ap);
+  return result;
+}
+
+int __pathcov_execlp(const char *file, const char *arg, ...) {
+  va_list ap;
+  va_start(ap, arg);
+  int result = exec_list(LIST_EXECVP, file, arg, ap);
+  va_end(ap);
+  return result;
+}
+
+int __pathcov_execle(const char *path, const char *arg, ...) {
+  va_list ap;
+  va_start(ap, arg);
+  int result = exec_list(LIST_EXECVE, path, arg, ap);
+  va_end(ap);
+  return result;
+}
+
+pid_t __pathcov_vfork(void) { return fork(); }
