@@ -209,7 +209,7 @@ class Oracle:
             return [f"missing fields {sorted(missing)}"]
         if r["format"] != "pathcov-report":
             problems.append(f"format {r['format']!r}")
-        if not re.match(r"^1\.[0-9]+$", str(r["format_version"])):
+        if not re.match(r"^2\.[0-9]+$", str(r["format_version"])):
             problems.append(f"format_version {r['format_version']!r}")
         for field in ("pid", "started_ns", "written_ns", "dropped_paths"):
             if not isinstance(r[field], int) or r[field] < 0:
