@@ -511,6 +511,20 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   return out.str();
 }
 
+// The source_root of a function with lines in file `name`: relative names
+// are relative to it on the machine that compiled them.
+std::string recordRootOf(const std::string &name,
+                         const std::vector<FunctionView> &views) {
+  for (const FunctionView &v : views) {
+    const FunctionProjection &p = *v.projection;
+    const auto line = p.lines.lower_bound({name, 0});
+    if (!p.function->metadata.sourceRoot.empty() && line != p.lines.end() &&
+        line->first.first == name)
+      return p.function->metadata.sourceRoot;
+  }
+  return "";
+}
+
 std::string filePage(const std::string &name, const FileProjection &file,
                      const std::vector<FunctionView> &views,
                      const FieldRuns &field, const HtmlOptions &options) {
@@ -525,7 +539,8 @@ std::string filePage(const std::string &name, const FileProjection &file,
       }
   std::vector<std::string> source;
   try { // the corpus names the file: it may be gone, or a FIFO
-    std::istringstream in(readInput(name));
+    std::istringstream in(
+        readInput(options.sources.locate(name, recordRootOf(name, views))));
     for (std::string line; std::getline(in, line);)
       source.push_back(line);
   } catch (const InputError &) {
