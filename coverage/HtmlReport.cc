@@ -511,21 +511,8 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   return out.str();
 }
 
-// The source_root of a function with lines in file `name`: relative names
-// are relative to it on the machine that compiled them.
-std::string recordRootOf(const std::string &name,
-                         const std::vector<FunctionView> &views) {
-  for (const FunctionView &v : views) {
-    const FunctionProjection &p = *v.projection;
-    const auto line = p.lines.lower_bound({name, 0});
-    if (!p.function->metadata.sourceRoot.empty() && line != p.lines.end() &&
-        line->first.first == name)
-      return p.function->metadata.sourceRoot;
-  }
-  return "";
-}
-
-std::string filePage(const std::string &name, const FileProjection &file,
+std::string filePage(const std::string &name, const std::string &sourceFile,
+                     const FileProjection &file,
                      const std::vector<FunctionView> &views,
                      const FieldRuns &field, const HtmlOptions &options) {
   // Paths through each line, added up over the functions with lines here.
@@ -539,8 +526,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
       }
   std::vector<std::string> source;
   try { // the corpus names the file: it may be gone, or a FIFO
-    std::istringstream in(
-        readInput(options.sources.locate(name, recordRootOf(name, views))));
+    std::istringstream in(readInput(sourceFile));
     for (std::string line; std::getline(in, line);)
       source.push_back(line);
   } catch (const InputError &) {
@@ -620,7 +606,10 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
   for (const auto &[name, file] : projection.files)
     if (int code =
             writeOutput("report", prefix + pages.at(name),
-                        filePage(name, file, views, field, options)))
+                        filePage(name,
+                                 options.sources.locate(
+                                     name, sourceRootOf(projection, name)),
+                                 file, views, field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",
                      indexPage(corpus, projection, pages, views, options));

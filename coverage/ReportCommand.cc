@@ -57,10 +57,11 @@ std::string lcovName(const FunctionMetadata &m) {
 
 // ---------------------------------------------------------------- LCOV
 
-std::string lcov(const CorpusProjection &p) {
+// SF names a file genhtml can read: where the sources are found.
+std::string lcov(const CorpusProjection &p, const SourceFiles &sources) {
   std::ostringstream out;
   for (const auto &[name, file] : p.files) {
-    out << "TN:\nSF:" << name << "\n";
+    out << "TN:\nSF:" << sources.locate(name, sourceRootOf(p, name)) << "\n";
     uint64_t fnHit = 0;
     for (const FunctionProjection *f : file.functions)
       out << "FN:" << f->function->metadata.line << ","
@@ -531,7 +532,7 @@ int runReport(const ReportOptions &options) {
     } else {
       const CorpusProjection projection = projectCorpus(corpus);
       if (options.format == "lcov")
-        text = lcov(projection);
+        text = lcov(projection, sources);
       else if (options.format == "gcovr")
         text = gcovrJson(projection).dump(1) + "\n";
       else if (options.format == "cobertura")

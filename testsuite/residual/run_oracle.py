@@ -43,6 +43,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import project_path  # noqa: E402
+
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 BUILD_ID = re.compile(r"^[0-9a-f]+$")
 MARKER = re.compile(r"/\*\s*@([A-Za-z])\s*\*/")
@@ -362,7 +365,13 @@ class Oracle:
             raise Failed(f"the record build warned:\n{warnings}")
         test_record = record
         if a.test_sources:
-            test_record, _ = self.build("test-record", self.plugin([]),
+            # An earlier version of the sources: the same files, edited, so
+            # recorded under the sources' names (a prefix map may name a
+            # whole file).
+            renamed = [f"-ffile-prefix-map={old}={project_path(new)}"
+                       for old, new in zip(test_sources, sources)]
+            test_record, _ = self.build("test-record",
+                                        self.plugin([]) + renamed,
                                         test_sources)
         self.lap("builds")
         test_dir = os.path.join(self.work, "test-profiles")
