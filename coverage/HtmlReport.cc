@@ -511,7 +511,8 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   return out.str();
 }
 
-std::string filePage(const std::string &name, const FileProjection &file,
+std::string filePage(const std::string &name, const std::string &sourceFile,
+                     const FileProjection &file,
                      const std::vector<FunctionView> &views,
                      const FieldRuns &field, const HtmlOptions &options) {
   // Paths through each line, added up over the functions with lines here.
@@ -525,7 +526,7 @@ std::string filePage(const std::string &name, const FileProjection &file,
       }
   std::vector<std::string> source;
   try { // the corpus names the file: it may be gone, or a FIFO
-    std::istringstream in(readInput(name));
+    std::istringstream in(readInput(sourceFile));
     for (std::string line; std::getline(in, line);)
       source.push_back(line);
   } catch (const InputError &) {
@@ -605,7 +606,10 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
   for (const auto &[name, file] : projection.files)
     if (int code =
             writeOutput("report", prefix + pages.at(name),
-                        filePage(name, file, views, field, options)))
+                        filePage(name,
+                                 options.sources.locate(
+                                     name, sourceRootOf(projection, name)),
+                                 file, views, field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",
                      indexPage(corpus, projection, pages, views, options));

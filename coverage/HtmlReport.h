@@ -6,6 +6,7 @@
 #pragma once
 
 #include "Projections.h"
+#include "SourceFiles.h"
 
 #include "pathcov/format/Corpus.h"
 
@@ -18,6 +19,7 @@ namespace pathcov {
 struct HtmlOptions {
   uint64_t pathBound = 1000;     // functions above it: not in the totals
   uint64_t maxUntestedPaths = 50; // untested paths listed per function
+  SourceFiles sources{{}};         // where the source text is read from
 };
 
 // Writes DIR/index.html and one page per file; returns an exit code

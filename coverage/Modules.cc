@@ -132,7 +132,7 @@ void ModuleIndex::load(const std::string &path, const ModuleMetadata &module) {
   for (const std::string &text : module.records) {
     try {
       const nlohmann::json record = nlohmann::json::parse(text);
-      checkFormat(record, "pathcov-function", 1);
+      checkFormat(record, "pathcov-function", 2);
       loaded.functions.push_back(parseFunctionMetadata(record));
       loaded.residual.push_back(parseResidual(record, loaded.functions.back()));
     } catch (const nlohmann::json::exception &e) {

@@ -33,7 +33,7 @@ readPaths(const JsonPath &at, const nlohmann::json &f, uint64_t numPaths) {
 Profile readProfile(const std::string &file) {
   const nlohmann::json doc = readJsonFile(file);
   try {
-    checkFormat(doc, "pathcov-profile", 1);
+    checkFormat(doc, "pathcov-profile", 2);
     const JsonPath top;
     Profile profile;
     profile.file = file;

@@ -107,6 +107,17 @@ FunctionProjection projectFunction(const CorpusFunction &f) {
   return projection;
 }
 
+std::string sourceRootOf(const CorpusProjection &projection,
+                         const std::string &file) {
+  for (const FunctionProjection &f : projection.functions) {
+    const auto line = f.lines.lower_bound({file, 0});
+    if (!f.function->metadata.sourceRoot.empty() && line != f.lines.end() &&
+        line->first.first == file)
+      return f.function->metadata.sourceRoot;
+  }
+  return "";
+}
+
 CorpusProjection projectCorpus(const Corpus &corpus) {
   CorpusProjection result;
   const std::vector<const CorpusFunction *> ordered = inSourceOrder(corpus);

@@ -68,4 +68,8 @@ struct CorpusProjection {
 
 CorpusProjection projectCorpus(const Corpus &corpus);
 
+// The source_root of a function with lines in `file`: relative names are
+// relative to it on the machine that compiled them; "" if none.
+std::string sourceRootOf(const CorpusProjection &projection, const std::string &file);
+
 } // namespace pathcov

@@ -21,7 +21,7 @@ Report readReport(const std::string &file) {
 
 Report readReport(const nlohmann::json &doc, const std::string &file) {
   try {
-    checkFormat(doc, "pathcov-report", 1);
+    checkFormat(doc, "pathcov-report", 2);
     const JsonPath top;
     Report report;
     report.file = file;

@@ -32,6 +32,7 @@ struct ReportOptions {
   std::string output = "-";
   uint64_t maxResults = 1000;
   uint64_t maxFunctionPaths = 64;
+  std::vector<std::string> sourceRoots; // --source-root, in order
 };
 
 // Java readers (Cobertura plugins, SonarQube) keep these counts in an int.
@@ -56,10 +57,11 @@ std::string lcovName(const FunctionMetadata &m) {
 
 // ---------------------------------------------------------------- LCOV
 
-std::string lcov(const CorpusProjection &p) {
+// SF names a file genhtml can read: where the sources are found.
+std::string lcov(const CorpusProjection &p, const SourceFiles &sources) {
   std::ostringstream out;
   for (const auto &[name, file] : p.files) {
-    out << "TN:\nSF:" << name << "\n";
+    out << "TN:\nSF:" << sources.locate(name, sourceRootOf(p, name)) << "\n";
     uint64_t fnHit = 0;
     for (const FunctionProjection *f : file.functions)
       out << "FN:" << f->function->metadata.line << ","
@@ -180,7 +182,22 @@ std::string directoryOf(const std::string &file) {
   return slash == std::string::npos ? "" : file.substr(0, slash);
 }
 
-std::string cobertura(const CorpusProjection &p) {
+// Cobertura's <sources>: the directories its relative file names are
+// relative to, the working directory when there are none.
+std::string coberturaSources(const CorpusProjection &p, const SourceFiles &sources) {
+  std::vector<std::string> recordRoots;
+  for (const FunctionProjection &f : p.functions)
+    recordRoots.push_back(f.function->metadata.sourceRoot);
+  std::vector<std::string> dirs = sources.searchPath(recordRoots);
+  if (dirs.empty())
+    dirs.push_back(".");
+  std::string text = " <sources>\n";
+  for (const std::string &dir : dirs)
+    text += "  <source>" + escapeMarkup(dir) + "</source>\n";
+  return text + " </sources>\n";
+}
+
+std::string cobertura(const CorpusProjection &p, const SourceFiles &sources) {
   // Packages are directories, classes files, as gcovr writes them.
   std::map<std::string, std::vector<const FileProjection *>> packages;
   for (const auto &[name, file] : p.files)
@@ -209,7 +226,7 @@ std::string cobertura(const CorpusProjection &p) {
       << "\" complexity=\"0\" version=\"pathcov " PATHCOV_VERSION
          "\" timestamp=\""
       << std::time(nullptr) << "\">\n"
-      << " <sources>\n  <source>.</source>\n </sources>\n <packages>\n";
+      << coberturaSources(p, sources) << " <packages>\n";
   for (const auto &[package, files] : packages) {
     const Totals &t = packageTotals[package];
     out << "  <package name=\"" << escapeMarkup(package.empty() ? "." : package)
@@ -503,19 +520,23 @@ int runReport(const ReportOptions &options) {
   try {
     const nlohmann::json doc = readJson(options.corpus);
     const Corpus corpus = readCorpus(doc);
-    if (options.format == "html")
+    const SourceFiles sources(options.sourceRoots);
+    if (options.format == "html") {
+      HtmlOptions html;
+      html.sources = sources;
       return writeHtmlReport(corpus, projectCorpus(corpus), fieldRunsByFunction(corpus),
-                             options.output);
+                             options.output, html);
+    }
     if (options.format == "sarif") {
       text = sarif(options, corpus, fieldRunsByFunction(corpus)).dump(1) + "\n";
     } else {
       const CorpusProjection projection = projectCorpus(corpus);
       if (options.format == "lcov")
-        text = lcov(projection);
+        text = lcov(projection, sources);
       else if (options.format == "gcovr")
         text = gcovrJson(projection).dump(1) + "\n";
       else if (options.format == "cobertura")
-        text = cobertura(projection);
+        text = cobertura(projection, sources);
       else if (options.format == "sonarqube")
         text = sonarqube(projection);
       else
@@ -575,6 +596,10 @@ void addReportCommand(CLI::App &app, int &exitCode) {
                    "sarif without field_paths: report the untested paths of "
                    "functions with at most this many paths")
       ->capture_default_str();
+  report->add_option("--source-root", options->sourceRoots,
+                     "html, cobertura: look for sources recorded with relative "
+                     "paths here first (repeatable; then the corpus's "
+                     "source_root, then the working directory)");
   report->footer(std::string(kReportHelp) + "\n\n" + kExitCodeHelp);
   report->callback([options, &exitCode] { exitCode = runReport(*options); });
 }

@@ -29,3 +29,5 @@
 #include "internal-fn.h"
 #include "memmodel.h"
 #include "cfgloop.h"
+#include "file-prefix-map.h"
+#include "toplev.h"

@@ -64,7 +64,8 @@ AbnormalRole abnormalRoleOf(basic_block bb) {
   return AbnormalRole::NoNormalSuccessor;
 }
 
-SourceBlock sourceOf(basic_block bb, const char *functionFile) {
+SourceBlock sourceOf(basic_block bb, const char *functionFile,
+                     const ProjectPaths &paths) {
   SourceBlock source;
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
        gsi_next(&gsi)) {
@@ -83,12 +84,14 @@ SourceBlock sourceOf(basic_block bb, const char *functionFile) {
                               where.line) == source.lines.end())
       source.lines.push_back(where.line);
   }
+  if (!source.file.empty())
+    source.file = paths(source.file);
   return source;
 }
 
 } // namespace
 
-GimpleCfg translateCfg(function *fun) {
+GimpleCfg translateCfg(function *fun, const ProjectPaths &paths) {
   std::vector<basic_block> blocks{ENTRY_BLOCK_PTR_FOR_FN(fun),
                                   EXIT_BLOCK_PTR_FOR_FN(fun)};
   basic_block bb;
@@ -106,7 +109,7 @@ GimpleCfg translateCfg(function *fun) {
   const char *functionFile = DECL_SOURCE_FILE(fun->decl);
   for (BlockId id = 0; id < blocks.size(); ++id) {
     g.abnormalRole.push_back(abnormalRoleOf(blocks[id]));
-    g.sources.push_back(sourceOf(blocks[id], functionFile));
+    g.sources.push_back(sourceOf(blocks[id], functionFile, paths));
     if (g.abnormalRole.back() == AbnormalRole::SetjmpReceiver)
       g.setjmpBlocks.push_back(id);
     edge e;
@@ -119,18 +122,36 @@ GimpleCfg translateCfg(function *fun) {
   return g;
 }
 
-FunctionMetadata identifyFunction(function *fun) {
+ProjectPaths unitProjectPaths(const std::string &sourceRoot) {
+  // -ffile-prefix-map sets both maps; -fprofile-prefix-map and
+  // -fdebug-prefix-map one each.
+  const auto prefixMap = [](const std::string &path) -> std::string {
+    const char *profile = remap_profile_filename(path.c_str());
+    return strcmp(profile, path.c_str()) != 0
+               ? profile
+               : remap_debug_filename(path.c_str());
+  };
+  return ProjectPaths(get_src_pwd(), sourceRoot,
+                      main_input_filename ? main_input_filename : "", prefixMap);
+}
+
+FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   tree decl = fun->decl;
   FunctionMetadata f;
   f.assemblerName =
       targetm.strip_name_encoding(IDENTIFIER_POINTER(DECL_ASSEMBLER_NAME(decl)));
   f.name = lang_hooks.decl_printable_name(decl, 2);
-  f.tu = main_input_filename ? main_input_filename : "";
-  f.file = DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "";
+  f.tu = paths(main_input_filename ? main_input_filename : "");
+  f.file = paths(DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "");
+  f.sourceRoot = paths.root();
   f.line = DECL_SOURCE_LINE(decl);
-  // Local symbols of different units may share a name: the unit tells them
-  // apart.
-  f.identity = TREE_PUBLIC(decl) ? f.assemblerName : f.tu + ":" + f.assemblerName;
+  // A function the linker keeps one copy of (inline, template, weak) is
+  // one function wherever it was emitted: the ODR makes its name enough.
+  // Any other is its unit's: statics of the same name in different units,
+  // and the `main` (or any global) of different programs, stay apart.
+  const bool linkerMerged =
+      DECL_COMDAT(decl) || DECL_ONE_ONLY(decl) || DECL_WEAK(decl);
+  f.identity = linkerMerged ? f.assemblerName : f.tu + ":" + f.assemblerName;
   return f;
 }
 

@@ -4,6 +4,7 @@
 #include "Metadata.h"
 
 #include "pathcov/core/Cfg.h"
+#include "pathcov/format/ProjectPath.h"
 
 #include "GccIncludes.h"
 
@@ -35,11 +36,15 @@ struct GimpleCfg {
 
 // ENTRY is block 0 and EXIT block 1, the rest follow in bb->index order;
 // each block's successors keep GCC's order, so the same function always
-// gives the same Cfg.
-GimpleCfg translateCfg(function *fun);
+// gives the same Cfg. Block files are recorded as `paths` makes them.
+GimpleCfg translateCfg(function *fun, const ProjectPaths &paths);
+
+// The project paths of the unit being compiled: GCC's working directory,
+// source-root= and prefix maps (docs/record-mode.md).
+ProjectPaths unitProjectPaths(const std::string &sourceRoot);
 
 // The function's identity fields of its metadata (docs/record-formats.md).
-FunctionMetadata identifyFunction(function *fun);
+FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths);
 
 // True if every way into the block is an abnormal edge.
 bool enteredOnlyAbnormally(basic_block bb);

@@ -6,7 +6,7 @@ namespace pathcov {
 namespace {
 nlohmann::json withHeader(nlohmann::json record) {
   record["format"] = "pathcov-function";
-  record["format_version"] = "1.0";
+  record["format_version"] = "2.0";
   return record;
 }
 

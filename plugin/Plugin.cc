@@ -20,6 +20,9 @@ namespace pathcov {
 namespace {
 
 PluginOptions gOptions;
+// Made at the first function: GCC knows the unit's file only after
+// plugin_init.
+std::optional<ProjectPaths> gPaths;
 TestedPathIndex gCorpus; // residual mode
 
 // Residual mode's -fplugin-arg-pathcov-stats: functions per table policy,
@@ -129,7 +132,9 @@ public:
   }
 
   unsigned int execute(function *fun) override {
-    FunctionMetadata f = identifyFunction(fun);
+    if (!gPaths)
+      gPaths.emplace(unitProjectPaths(gOptions.sourceRoot));
+    FunctionMetadata f = identifyFunction(fun, *gPaths);
     // pathcov's own runtime, should someone build it with the plugin, must
     // not count its own paths (it would recurse into itself).
     if (f.assemblerName.rfind("__pathcov_", 0) == 0 ||
@@ -151,7 +156,7 @@ public:
 private:
   unsigned int instrument(function *fun, FunctionMetadata &f) {
     // Everything that can fail comes before the first change to GIMPLE.
-    const GimpleCfg g = translateCfg(fun);
+    const GimpleCfg g = translateCfg(fun, *gPaths);
     const NumberedDag numbered =
         numberBallLarus(g.cfg, gOptions.pathLimit, g.setjmpBlocks);
     const std::string problem = checkAbnormalEdges(g, numbered.dag);

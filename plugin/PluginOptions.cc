@@ -16,6 +16,10 @@ const char *const kPluginHelp =
     "  mode=residual          flag paths the corpus does not have as tested\n"
     "                         (release builds; needs corpus=)\n"
     "  corpus=FILE            residual mode: the corpus from pathcov collect\n"
+    "  source-root=DIR        record source paths below DIR relative to it\n"
+    "                         (default: the checkout holding the unit's\n"
+    "                         source, found by .git, .hg, .svn or\n"
+    "                         .pathcov-root; prefix maps come first)\n"
     "  table-limit=N          residual mode: PPP-indexed tables of at most N\n"
     "                         entries (4096); larger ones get a hash table\n"
     "  delta-limit=X          residual mode: and only when the PPP interval\n"
@@ -131,6 +135,10 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       if (arg.value.empty())
         return bad + ": expected a file";
       options.corpus = arg.value;
+    } else if (arg.key == "source-root") {
+      if (arg.value.empty())
+        return bad + ": expected a directory";
+      options.sourceRoot = arg.value;
     } else if (arg.key == "table-limit") {
       if (!parseUnsigned(arg.value, options.residualLimits.tableEntries))
         return bad + ": expected a number";

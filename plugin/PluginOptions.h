@@ -14,6 +14,7 @@ enum class PluginMode { Record, Residual };
 struct PluginOptions {
   PluginMode mode = PluginMode::Record;
   std::string corpus;             // residual mode: the tested-path corpus
+  std::string sourceRoot;         // recorded paths below it are relative
   ResidualLimits residualLimits;  // when a function's table is an array
   bool warnStale = true;
   bool stats = false;             // residual mode: print policy statistics

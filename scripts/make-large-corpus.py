@@ -30,7 +30,7 @@ def function(n):
 
 def main():
     count, output = int(sys.argv[1]), sys.argv[2]
-    corpus = {"format": "pathcov-corpus", "format_version": "1.1",
+    corpus = {"format": "pathcov-corpus", "format_version": "2.0",
               "modules": [{"path": "/usr/bin/app", "build_id": None}],
               "profiles": 1, "functions": [function(n) for n in range(count)]}
     with open(output, "w") as out:

@@ -1,8 +1,19 @@
 """What the end-to-end test scripts share. Import it after
 `sys.path.insert(0, <testsuite directory>)`."""
+import os
 import shlex
 import subprocess
 import sys
+
+
+# pathcov's checkout: .pathcov-root marks it, so the plugin records the
+# sources of the tests relative to it (docs/record-mode.md).
+PROJECT_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def project_path(source):
+    """How the plugin records `source`, a file of this checkout."""
+    return os.path.relpath(os.path.abspath(source), PROJECT_ROOT)
 
 
 def must(cmd, what, **kwargs):

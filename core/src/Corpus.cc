@@ -174,7 +174,7 @@ nlohmann::json toJson(const Corpus &corpus) {
     functions.push_back(std::move(j));
   }
   nlohmann::json doc = {{"format", "pathcov-corpus"},
-                        {"format_version", "1.1"},
+                        {"format_version", "2.0"},
                         {"modules", std::move(modules)},
                         {"profiles", corpus.profiles}};
   if (!corpus.profileIds.empty())
@@ -226,7 +226,7 @@ bool keepForTestedPaths(int depth, nlohmann::json::parse_event_t event,
 
 TestedPathIndex readTestedPaths(std::string_view json) {
   const nlohmann::json doc = parseJsonText(json, keepForTestedPaths);
-  checkFormat(doc, "pathcov-corpus", 1);
+  checkFormat(doc, "pathcov-corpus", 2);
   const JsonPath top;
   TestedPathIndex index;
   const auto functions = top.field<std::vector<nlohmann::json>>(doc, "functions");
@@ -254,7 +254,7 @@ TestedPathIndex readTestedPaths(std::string_view json) {
 }
 
 Corpus readCorpus(const nlohmann::json &doc) {
-  checkFormat(doc, "pathcov-corpus", 1);
+  checkFormat(doc, "pathcov-corpus", 2);
   const JsonPath top;
   Corpus corpus;
   for (const nlohmann::json &m :

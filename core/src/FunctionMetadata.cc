@@ -108,6 +108,7 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
     f.name = top.field<std::string>(record, "name");
     f.tu = top.field<std::string>(record, "tu");
     f.file = top.field<std::string>(record, "file");
+    f.sourceRoot = top.optionalField<std::string>(record, "source_root", "");
     f.line = top.field<int>(record, "line");
     f.skipped = top.optionalField<std::string>(record, "skipped", "");
     if (!f.skipped.empty())
@@ -153,6 +154,8 @@ nlohmann::json toJson(const FunctionMetadata &f) {
                    {"tu", wellFormedUtf8(f.tu)},
                    {"file", wellFormedUtf8(f.file)},
                    {"line", f.line}};
+  if (!f.sourceRoot.empty())
+    j["source_root"] = wellFormedUtf8(f.sourceRoot);
   if (!f.skipped.empty()) {
     j["skipped"] = f.skipped;
     return j;

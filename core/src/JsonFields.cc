@@ -1,6 +1,8 @@
 #include "pathcov/format/JsonFields.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
 
 namespace pathcov {
 
@@ -11,9 +13,19 @@ void checkFormat(const nlohmann::json &doc, const char *format, int major) {
     throw InputError("format: \"" + actual + "\" is not \"" + format + "\"");
   const std::string version = top.field<std::string>(doc, "format_version");
   const std::string expected = std::to_string(major) + ".";
-  if (version.compare(0, expected.size(), expected) != 0)
-    throw InputError("format_version: unsupported version \"" + version +
-                     "\" (this pathcov reads " + std::to_string(major) + ".x)");
+  if (version.compare(0, expected.size(), expected) == 0)
+    return;
+  const std::string unsupported = "format_version: unsupported version \"" +
+                                  version + "\" (this pathcov reads " +
+                                  std::to_string(major) + ".x)";
+  // Major version 2 changed function identities (docs/record-formats.md):
+  // data named the old way must be made again, never matched silently.
+  const bool older = !version.empty() && std::isdigit(static_cast<unsigned char>(version[0])) &&
+                     std::atoi(version.c_str()) < major;
+  throw InputError(older ? unsupported + ": written by an older pathcov, whose "
+                                         "function identities differ; rebuild, "
+                                         "re-run and re-collect with this version"
+                         : unsupported);
 }
 
 std::string jsonErrorText(const nlohmann::json::exception &e) {

@@ -6,8 +6,9 @@ namespace pathcov {
 
 namespace {
 
-// Version 2 added the trailing checksum.
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '2'};
+// Version 2 added the trailing checksum; version 3 caches corpora of format
+// 2 only: an older cache of an older corpus must not outlive its identities.
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '3'};
 constexpr size_t kChecksumSize = 8;
 
 void put(std::string &out, uint64_t v) {

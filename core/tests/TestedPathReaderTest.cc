@@ -24,7 +24,7 @@ std::string problemOf(const std::string &json) {
 
 TEST(TestedPathReader, ReadsIdsSortedAndSkipsTheRest) {
   const TestedPathIndex index = readTestedPaths(R"({
-    "format": "pathcov-corpus", "format_version": "1.1",
+    "format": "pathcov-corpus", "format_version": "2.0",
     "modules": [{"path": "/bin/x", "build_id": null}], "profiles": 2,
     "functions": [
       {"identity": "f", "checksum": "c1", "cfg": {"blocks": [[1, [2, {"x": []}]]]},
@@ -45,7 +45,7 @@ TEST(TestedPathReader, ReadsIdsSortedAndSkipsTheRest) {
 
 // As in a DOM, a key given twice counts with its last value.
 TEST(TestedPathReader, LastDuplicateKeyWins) {
-  const std::string head = R"({"format":"pathcov-corpus","format_version":"1.1","functions":)";
+  const std::string head = R"({"format":"pathcov-corpus","format_version":"2.0","functions":)";
   EXPECT_EQ(readTestedPaths(head + R"([{"checksum":"c","paths":[{"id":"x"}],"paths":[{"id":1}],"identity":"f"}]})")
                 .at("f")[0].ids,
             (std::vector<uint64_t>{1}));
@@ -67,55 +67,61 @@ TEST(TestedPathReader, SameProblemsAsTheDomReader) {
        "format: \"pathcov-report\" is not \"pathcov-corpus\""},
       {"{\"format\":\"pathcov-corpus\"}",
        "format_version: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[]}",
-       "format_version: unsupported version \"2.0\" (this pathcov reads 1.x)"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\"}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"3.0\",\"functions\":[]}",
+       "format_version: unsupported version \"3.0\" (this pathcov reads 2.x)"},
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[]}",
+       "format_version: unsupported version \"1.1\" (this pathcov reads 2.x): "
+       "written by an older pathcov, whose function identities differ; rebuild, "
+       "re-run and re-collect with this version"},
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\"}",
        "functions: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":{}}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":{}}",
        "functions: expected an array"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[7]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[7]}",
        "functions[0]: expected an object"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[null]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[null]}",
        "functions[0]: expected an object"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"skipped\":1}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"skipped\":1}]}",
        "functions[0].skipped: expected a string"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"skipped\":\"\",\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"skipped\":\"\",\"identity\":\"f\"}]}",
        "functions[0].checksum: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":[1],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":[1],\"identity\":\"f\"}]}",
        "functions[0].checksum: expected a string"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"identity\":\"f\"}]}",
        "functions[0].paths: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":null,\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":null,\"identity\":\"f\"}]}",
        "functions[0].paths: expected an array"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1},5],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1},5],\"identity\":\"f\"}]}",
        "functions[0].paths[1]: expected an object"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1},{\"count\":2}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1},{\"count\":2}],\"identity\":\"f\"}]}",
        "functions[0].paths[1].id: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":-1}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":-1}],\"identity\":\"f\"}]}",
        "functions[0].paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1.5}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1.5}],\"identity\":\"f\"}]}",
        "functions[0].paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":\"1\"}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":\"1\"}],\"identity\":\"f\"}]}",
        "functions[0].paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":99999999999999999999}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":99999999999999999999}],\"identity\":\"f\"}]}",
        "functions[0].paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"field_paths\":{},\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"field_paths\":{},\"identity\":\"f\"}]}",
        "functions[0].field_paths: expected an array"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"field_paths\":[{\"id\":true}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"field_paths\":[{\"id\":true}],\"identity\":\"f\"}]}",
        "functions[0].field_paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[]}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[]}]}",
        "functions[0].identity: missing"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"identity\":{\"a\":[1,{}]}}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[],\"identity\":{\"a\":[1,{}]}}]}",
        "functions[0].identity: expected a string"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":\"x\"}],\"identity\":\"f\"},{\"checksum\":2}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":\"x\"}],\"identity\":\"f\"},{\"checksum\":2}]}",
        "functions[0].paths[0].id: expected a non-negative integer"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":2},{\"checksum\":\"c\",\"paths\":[{\"id\":\"x\"}],\"identity\":\"f\"}]}",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":2},{\"checksum\":\"c\",\"paths\":[{\"id\":\"x\"}],\"identity\":\"f\"}]}",
        "functions[0].checksum: expected a string"},
       {"{\"functions\":[{\"checksum\":2}],\"format\":\"pathcov-corpus\",\"format_version\":\"0.9\"}",
-       "format_version: unsupported version \"0.9\" (this pathcov reads 1.x)"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1}],\"identity\":\"f\"}",
+       "format_version: unsupported version \"0.9\" (this pathcov reads 2.x): "
+       "written by an older pathcov, whose function identities differ; rebuild, "
+       "re-run and re-collect with this version"},
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1}],\"identity\":\"f\"}",
        "parse error at line 1, column 114: syntax error while parsing array - unexpected end of input; expected ']'"},
-      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1}],\"identity\":\"f\"}]} x",
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[{\"checksum\":\"c\",\"paths\":[{\"id\":1}],\"identity\":\"f\"}]} x",
        "parse error at line 1, column 117: syntax error while parsing value - invalid literal; last read: '\"f\"}]} x'; expected end of input"},
   };
   for (const auto &[json, problem] : cases)
@@ -124,7 +130,7 @@ TEST(TestedPathReader, SameProblemsAsTheDomReader) {
 
 // A number beyond a double is an error with its place, like a syntax error.
 TEST(TestedPathReader, PlacesANumberOverflow) {
-  EXPECT_EQ(problemOf("{\"format\":\"pathcov-corpus\",\"format_version\":\"1.1\",\n"
+  EXPECT_EQ(problemOf("{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\n"
                       "\"functions\":[{\"paths\":[{\"id\":1e400}]}]}"),
             "parse error at line 2, column 34: number overflow parsing '1e400'");
 }

@@ -52,7 +52,7 @@ int pathcov_profile_open(struct pathcov_profile *p,
 void pathcov_profile_header(struct pathcov_profile *p,
                             const struct pathcov_module *m, const char *reason,
                             uint64_t invalid_descriptors, uint64_t lost_paths) {
-  out_str(p, "{\"format\": \"pathcov-profile\", \"format_version\": \"1.0\",\n"
+  out_str(p, "{\"format\": \"pathcov-profile\", \"format_version\": \"2.0\",\n"
              " \"module\": ");
   out_string(p, m->path);
   out_str(p, ", \"build_id\": ");

@@ -148,7 +148,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
                           int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
-                     "\"format_version\": \"1.0\",\n \"module\": ");
+                     "\"format_version\": \"2.0\",\n \"module\": ");
   pathcov_out_string(o, m->path);
   pathcov_out_str(o, ", \"build_id\": ");
   pathcov_out_string(o, m->build_id[0] ? m->build_id : NULL);

@@ -145,7 +145,7 @@ def check_profile(profile, module, pid, reason, functions, test=None,
     what = f"profile of pid {pid} ({reason})"
     expect(set(profile), PROFILE_KEYS | set(extra or {}), f"{what}: keys")
     expect(profile["format"], "pathcov-profile", f"{what}: format")
-    expect(profile["format_version"], "1.0", f"{what}: format_version")
+    expect(profile["format_version"], "2.0", f"{what}: format_version")
     expect(profile["module"], os.path.realpath(module), f"{what}: module")
     expect(profile["build_id"], build_id(module), f"{what}: build_id")
     expect(profile["pid"], pid, f"{what}: pid")

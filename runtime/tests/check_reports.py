@@ -101,7 +101,7 @@ def check_report(report, module, pid, reason, paths, signal_number=None,
     keys = REPORT_KEYS | ({"signal"} if signal_number is not None else set())
     expect(set(report), keys, f"{what}: keys")
     expect(report["format"], "pathcov-report", f"{what}: format")
-    expect(report["format_version"], "1.0", f"{what}: format_version")
+    expect(report["format_version"], "2.0", f"{what}: format_version")
     expect(report["module"], os.path.realpath(module), f"{what}: module")
     expect(report["build_id"], build_id(module), f"{what}: build_id")
     expect(report["pid"], pid, f"{what}: pid")

@@ -36,6 +36,9 @@ import signal
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import project_path  # noqa: E402
+
 MARKER = re.compile(r"/\* @(\w+) \*/")
 
 TEST_RUNS = [["x:2", "x:7"], ["v:aei"], ["c:a", "c:b"], ["n:0"], ["l:7"]]
@@ -404,7 +407,7 @@ def main():
         if name not in functions:
             fail(f"{name}: no residual path decoded")
             continue
-        check_function(functions[name], want, m, source,
+        check_function(functions[name], want, m, project_path(source),
                        tested.get(name, {}))
     for fn in report["functions"]:
         for p in fn["paths"]:
@@ -421,7 +424,7 @@ def main():
 
     # The same as text.
     text = must([pathcov, "decode", exit_report], "pathcov decode").stdout
-    for line in expected_text(report, source, m):
+    for line in expected_text(report, project_path(source), m):
         if not any(l.startswith(line) for l in text.splitlines()):
             fail(f"the text output lacks the line {line!r}")
     shown_paths = [l for l in text.splitlines()
@@ -432,7 +435,7 @@ def main():
     # A crash report, and several reports at once, into a file.
     text = must([pathcov, "decode", crash_report], "decode a crash").stdout
     if "written on signal 6 (SIGABRT)" not in text or \
-            f"{source}:{m['sign']}: took false" not in text:
+            f"{project_path(source)}:{m['sign']}: took false" not in text:
         fail(f"decoding the crash report:\n{text}")
     several = os.path.join(work, "several.json")
     must([pathcov, "decode", "--json", "-o", several, *all_reports],

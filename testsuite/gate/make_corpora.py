@@ -88,7 +88,7 @@ def main():
         """full.json with {function name: [ids]} observed in the field by
         one report, as pathcov merge writes them (corpus format 1.1)."""
         corpus = copy.deepcopy(full)
-        corpus["format_version"] = "1.1"
+        corpus["format_version"] = "2.0"
         build_id = corpus["modules"][0].get("build_id") or "-"
         report = f"{build_id}:1:100:200"
         corpus["reports"] = [{

@@ -67,7 +67,7 @@ def big_report(path, paths):
         f'"id": {i}, "count": 1, "first_seen_ns": {i}, "thread": 1}}'
         for i in range(paths))
     with open(path, "w") as out:
-        out.write('{"format": "pathcov-report", "format_version": "1.0", '
+        out.write('{"format": "pathcov-report", "format_version": "2.0", '
                   '"module": "/nonexistent/big", "build_id": null, '
                   '"pid": 1, "started_ns": 1, "written_ns": 2, '
                   '"reason": "exit", "residual_paths": [\n' + entries +

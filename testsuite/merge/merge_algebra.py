@@ -41,7 +41,7 @@ def write(path, doc):
 
 
 def report(pid, build_id, paths, started=1795000000000000000, written=None):
-    return {"format": "pathcov-report", "format_version": "1.0",
+    return {"format": "pathcov-report", "format_version": "2.0",
             "module": "/srv/app", "build_id": build_id, "pid": pid,
             "started_ns": started, "written_ns": written or started + 1000,
             "reason": "exit",

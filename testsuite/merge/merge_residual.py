@@ -57,7 +57,7 @@ def main():
         for name in reports:
             with open(name, encoding="utf-8") as f:
                 ids |= {p["id"] for p in json.load(f)["residual_paths"]
-                        if p["identity"] == "fig3"}
+                        if p["identity"].endswith(":fig3")}
         return ids
 
     recorded = build("record", [])

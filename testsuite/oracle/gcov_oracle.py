@@ -157,8 +157,9 @@ def profile_counts(args, exe, profiles, work):
                 entries += p["count"]
             for step in p["steps"]:
                 blocks[step["block"]] += p["count"]
-        # Where the compiler ran: relative names are relative to it.
-        home = os.path.dirname(exe)
+        # Relative names are relative to the record's source_root (the
+        # checkout), else to where the compiler ran.
+        home = f.get("source_root", os.path.dirname(exe))
         functions.append({
             "identity": f["identity"], "name": f["name"],
             "assembler_name": f["assembler_name"],

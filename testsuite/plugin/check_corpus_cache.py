@@ -205,7 +205,7 @@ def main():
     # A number beyond a double.
     overflow = os.path.join(work, "overflow.json")
     with open(overflow, "w") as f:
-        f.write('{"format": "pathcov-corpus", "format_version": "1.1",\n'
+        f.write('{"format": "pathcov-corpus", "format_version": "2.0",\n'
                 ' "functions": [{"identity": "f", "checksum": "c",\n'
                 '   "paths": [{"id": 1e400}]}]}\n')
     r = residual(overflow, output)

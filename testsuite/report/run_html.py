@@ -148,6 +148,10 @@ def main():
     dom = chromium(args, work, url, "--dump-dom")
     check('<h2>classify <span class="note">line 5</span></h2>' in dom,
           "file page: no classify heading")
+    # classify.c is recorded relative to the checkout, as the demo's files
+    # are: found through the corpus's source_root, not the working directory.
+    check(not os.path.isabs(source) and 'id="no-source"' not in dom,
+          f"file page: the source of {source} was not found")
     check(re.search(r'<li id="f0-p3" class="tested"[^>]*><a href="#f0-p3">'
                     r'path 3</a> ran 2x, tests: classify: 6 7\(false\) 9\(false\) '
                     r'11</li>', dom), "file page: tested path 3 of classify")

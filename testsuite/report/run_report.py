@@ -27,7 +27,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import must  # noqa: E402
+from testlib import PROJECT_ROOT, must  # noqa: E402
 
 FAILURES = []
 
@@ -47,7 +47,8 @@ def check_lcov(args, work, corpus, source):
     must([args.pathcov, "report", "--format", "lcov", corpus, "-o", out],
          "pathcov report --format lcov")
     text = open(out, encoding="utf-8").read()
-    record = text.split(f"SF:{source}\n", 1)[1].split("end_of_record\n")[0]
+    # SF: the file genhtml reads, found under the corpus's source_root.
+    record = text.split(f"SF:{os.path.join(PROJECT_ROOT, source)}\n", 1)[1].split("end_of_record\n")[0]
     lines = record.splitlines()
     for want in ["FN:5,classify", "FNDA:4,classify", "FNDA:0,never",
                  "DA:6,4", "DA:7,4", "DA:8,1", "DA:9,4", "DA:10,1", "DA:11,4",
@@ -231,7 +232,8 @@ def check_json(args, corpus, source):
 
 def record_classify(args, work):
     """Builds classify.c with the plugin in a fresh `work`, runs it on
-    -1 20 5 5 and collects the corpus: (source, corpus, the run)."""
+    -1 20 5 5 and collects the corpus: (the source's name in the corpus,
+    corpus, the run)."""
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     program = os.path.join(work, "classify")
@@ -244,7 +246,14 @@ def record_classify(args, work):
     corpus = os.path.join(work, "corpus.json")
     must([args.pathcov, "collect", "-o", corpus, env["PATHCOV_PROFILE_DIR"]],
          "pathcov collect")
-    return source, corpus, run
+    with open(corpus, encoding="utf-8") as f:
+        classify = next(fn for fn in json.load(f)["functions"]
+                        if fn["name"] == "classify")
+    # A project path: relative to the checkout (docs/record-mode.md).
+    recorded = os.path.join(classify["source_root"], classify["file"])
+    check(not os.path.isabs(classify["file"]) and recorded == source,
+          f"classify's file {classify['file']!r} in {classify['source_root']!r}")
+    return classify["file"], corpus, run
 
 
 def with_field_paths(corpus, paths, output):

@@ -178,7 +178,8 @@ def main():
                          f"{wanted}")
             per_function = collections.Counter()
             for (identity, _), count in counts.items():
-                per_function[identity] += count
+                # "UNIT:name": the name is the assembler name after the unit.
+                per_function[identity.rsplit(":", 1)[-1]] += count
             # f's mode-1 paths and g's paths are all residual.
             for function in ("f", "g"):
                 if per_function[function] != RUNS:

@@ -43,6 +43,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import project_path  # noqa: E402
+
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 BUILD_ID = re.compile(r"^[0-9a-f]+$")
 MARKER = re.compile(r"/\*\s*@([A-Za-z])\s*\*/")
@@ -209,7 +212,7 @@ class Oracle:
             return [f"missing fields {sorted(missing)}"]
         if r["format"] != "pathcov-report":
             problems.append(f"format {r['format']!r}")
-        if not re.match(r"^1\.[0-9]+$", str(r["format_version"])):
+        if not re.match(r"^2\.[0-9]+$", str(r["format_version"])):
             problems.append(f"format_version {r['format_version']!r}")
         for field in ("pid", "started_ns", "written_ns", "dropped_paths"):
             if not isinstance(r[field], int) or r[field] < 0:
@@ -362,7 +365,13 @@ class Oracle:
             raise Failed(f"the record build warned:\n{warnings}")
         test_record = record
         if a.test_sources:
-            test_record, _ = self.build("test-record", self.plugin([]),
+            # An earlier version of the sources: the same files, edited, so
+            # recorded under the sources' names (a prefix map may name a
+            # whole file).
+            renamed = [f"-ffile-prefix-map={old}={project_path(new)}"
+                       for old, new in zip(test_sources, sources)]
+            test_record, _ = self.build("test-record",
+                                        self.plugin([]) + renamed,
                                         test_sources)
         self.lap("builds")
         test_dir = os.path.join(self.work, "test-profiles")

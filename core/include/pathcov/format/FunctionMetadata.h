@@ -26,6 +26,9 @@ struct FunctionMetadata {
   std::string name;
   std::string tu;
   std::string file;
+  // The absolute directory on the compiling machine that the relative
+  // paths above are relative to; empty if none (docs/record-mode.md).
+  std::string sourceRoot;
   int line = 0;
   std::string skipped; // why the plugin left it alone; empty if instrumented
 

@@ -1,0 +1,58 @@
+// Project paths: how the plugin records source file names so that they,
+// and the identities of static functions built from them, do not depend
+// on where the project is checked out (docs/record-mode.md, "Source paths
+// and identities"). GCC-independent; the plugin supplies GCC's prefix maps.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace pathcov {
+
+// `path` made absolute against the absolute directory `cwd` and lexically
+// normalized ("." and ".." resolved, repeated slashes merged; no file
+// system access). Names GCC makes up ("<built-in>", "<stdin>") and ""
+// are returned unchanged.
+std::string absoluteNormal(const std::string &path, const std::string &cwd);
+
+// Absolute normal `path` relative to the absolute normal directory `root`,
+// if it lies below it.
+std::optional<std::string> relativeUnder(const std::string &path,
+                                         const std::string &root);
+
+// The nearest directory above absolute `file` that holds a checkout's
+// marker: .git (directory or file, as in worktrees and submodules), .hg,
+// .svn or .pathcov-root; "" if none.
+std::string findProjectRoot(const std::string &file);
+
+// Computes the project path of every file name recorded for one unit.
+class ProjectPaths {
+public:
+  // Returns the path a prefix map makes of an absolute path, or the path
+  // itself when no map applies.
+  using PrefixMap = std::function<std::string(const std::string &)>;
+
+  // `cwd`: the compiler's working directory (absolute). `sourceRoot`: the
+  // source-root= setting, "" if not given (relative to `cwd`). `unitFile`:
+  // the unit's main source file, whose checkout marker is the root when no
+  // source-root is given.
+  ProjectPaths(const std::string &cwd, const std::string &sourceRoot,
+               const std::string &unitFile, PrefixMap prefixMap);
+
+  // Below source-root: relative to it; else, if a prefix map changes it:
+  // the mapped path; else, below the unit's checkout root: relative to it;
+  // else absolute.
+  std::string operator()(const std::string &path) const;
+
+  // The absolute directory relative paths are relative to; "" if none.
+  const std::string &root() const { return root_; }
+
+private:
+  std::string cwd_;
+  std::string root_;
+  bool rootGiven_; // root_ is source-root=, which comes before prefix maps
+  PrefixMap prefixMap_;
+};
+
+} // namespace pathcov

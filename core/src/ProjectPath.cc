@@ -1,0 +1,76 @@
+#include "pathcov/format/ProjectPath.h"
+
+#include <filesystem>
+
+namespace pathcov {
+
+namespace fs = std::filesystem;
+
+namespace {
+bool isMadeUpName(const std::string &path) {
+  return path.empty() || path[0] == '<';
+}
+} // namespace
+
+std::string absoluteNormal(const std::string &path, const std::string &cwd) {
+  if (isMadeUpName(path))
+    return path;
+  std::string normal = (fs::path(cwd) / path).lexically_normal().string();
+  // "dir/" and "dir" name the same directory.
+  if (normal.size() > 1 && normal.back() == '/')
+    normal.pop_back();
+  return normal;
+}
+
+std::optional<std::string> relativeUnder(const std::string &path,
+                                         const std::string &root) {
+  if (root.empty())
+    return std::nullopt;
+  const std::string prefix = root.back() == '/' ? root : root + "/";
+  if (path.size() <= prefix.size() || path.compare(0, prefix.size(), prefix) != 0)
+    return std::nullopt;
+  return path.substr(prefix.size());
+}
+
+std::string findProjectRoot(const std::string &file) {
+  static const char *const kMarkers[] = {".git", ".hg", ".svn", ".pathcov-root"};
+  for (fs::path dir = fs::path(file).parent_path();; dir = dir.parent_path()) {
+    for (const char *marker : kMarkers) {
+      std::error_code error;
+      if (fs::exists(dir / marker, error))
+        return dir.string();
+    }
+    if (dir == dir.root_path() || dir.empty())
+      return "";
+  }
+}
+
+ProjectPaths::ProjectPaths(const std::string &cwd, const std::string &sourceRoot,
+                           const std::string &unitFile, PrefixMap prefixMap)
+    : cwd_(cwd), rootGiven_(!sourceRoot.empty()),
+      prefixMap_(std::move(prefixMap)) {
+  const std::string unit = absoluteNormal(unitFile, cwd);
+  root_ = rootGiven_ ? absoluteNormal(sourceRoot, cwd)
+          : isMadeUpName(unit) ? ""
+                               : findProjectRoot(unit);
+}
+
+std::string ProjectPaths::operator()(const std::string &path) const {
+  const std::string absolute = absoluteNormal(path, cwd_);
+  if (isMadeUpName(absolute))
+    return absolute;
+  if (rootGiven_)
+    if (auto relative = relativeUnder(absolute, root_))
+      return *relative;
+  const std::string mapped = prefixMap_(absolute);
+  if (mapped != absolute) {
+    const std::string normal = fs::path(mapped).lexically_normal().string();
+    return normal.rfind("./", 0) == 0 ? normal.substr(2) : normal;
+  }
+  if (!rootGiven_ && !root_.empty())
+    if (auto relative = relativeUnder(absolute, root_))
+      return *relative;
+  return absolute;
+}
+
+} // namespace pathcov

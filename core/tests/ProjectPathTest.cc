@@ -1,0 +1,102 @@
+#include "pathcov/format/ProjectPath.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace pathcov;
+namespace fs = std::filesystem;
+
+TEST(AbsoluteNormal, ResolvesAgainstCwdAndNormalizesLexically) {
+  EXPECT_EQ(absoluteNormal("src/a.c", "/w/p"), "/w/p/src/a.c");
+  EXPECT_EQ(absoluteNormal("./src//x/../a.c", "/w/p/"), "/w/p/src/a.c");
+  EXPECT_EQ(absoluteNormal("../../../../a.c", "/w/p"), "/a.c");
+  EXPECT_EQ(absoluteNormal("/abs//./d/", "/w/p"), "/abs/d");
+  EXPECT_EQ(absoluteNormal("<built-in>", "/w/p"), "<built-in>");
+  EXPECT_EQ(absoluteNormal("", "/w/p"), "");
+}
+
+TEST(RelativeUnder, OnlyBelowTheRootAndOnWholeNames) {
+  EXPECT_EQ(relativeUnder("/w/p/src/a.c", "/w/p"), "src/a.c");
+  EXPECT_EQ(relativeUnder("/w/p/src/a.c", "/w/p/"), "src/a.c");
+  EXPECT_EQ(relativeUnder("/w/a.c", "/"), "w/a.c");
+  EXPECT_EQ(relativeUnder("/w/p2/a.c", "/w/p"), std::nullopt);
+  EXPECT_EQ(relativeUnder("/w/p", "/w/p"), std::nullopt);
+  EXPECT_EQ(relativeUnder("/w/p/a.c", ""), std::nullopt);
+}
+
+namespace {
+// A scratch directory tree, removed afterwards.
+struct Tree {
+  fs::path dir = fs::temp_directory_path() /
+                 ("pathcov-project-path-" + std::to_string(getpid()));
+  Tree() { fs::create_directories(dir); }
+  ~Tree() { fs::remove_all(dir); }
+  std::string make(const std::string &relative, bool directory) const {
+    const fs::path p = dir / relative;
+    fs::create_directories(directory ? p : p.parent_path());
+    if (!directory)
+      std::ofstream(p) << "";
+    return p.string();
+  }
+};
+
+std::string noMap(const std::string &path) { return path; }
+} // namespace
+
+TEST(FindProjectRoot, NearestMarkerOfAnyKind) {
+  Tree t;
+  t.make("repo/.git", true);
+  t.make("repo/sub/.git", false); // a submodule's or worktree's .git file
+  t.make("hg/.hg", true);
+  t.make("marked/.pathcov-root", false);
+  const std::string repo = (t.dir / "repo").string();
+  EXPECT_EQ(findProjectRoot(repo + "/src/deep/a.c"), repo);
+  EXPECT_EQ(findProjectRoot(repo + "/sub/b.c"), repo + "/sub");
+  EXPECT_EQ(findProjectRoot((t.dir / "hg/x/c.c").string()), (t.dir / "hg").string());
+  EXPECT_EQ(findProjectRoot((t.dir / "marked/d.c").string()),
+            (t.dir / "marked").string());
+}
+
+TEST(ProjectPaths, RelativeToTheUnitsCheckoutWhateverTheDirectory) {
+  Tree t;
+  t.make("a/proj/.git", true);
+  t.make("b/proj/.git", true);
+  for (const char *copy : {"a", "b"}) {
+    const std::string root = (t.dir / copy / "proj").string();
+    // CMake: absolute names, compiled in an out-of-source build directory.
+    const ProjectPaths paths(root + "/build", "", root + "/src/m.c", noMap);
+    EXPECT_EQ(paths.root(), root);
+    EXPECT_EQ(paths(root + "/src/m.c"), "src/m.c");
+    EXPECT_EQ(paths("../include/m.h"), "include/m.h");
+    EXPECT_EQ(paths("/usr/include/stdio.h"), "/usr/include/stdio.h");
+  }
+}
+
+TEST(ProjectPaths, SourceRootFirstThenPrefixMapsThenCheckout) {
+  Tree t;
+  t.make("proj/.git", true);
+  const std::string proj = (t.dir / "proj").string();
+  const auto map = [&proj](const std::string &path) {
+    return path.rfind(proj + "/lib/", 0) == 0
+               ? "./vendor//" + path.substr(proj.size() + 5)
+               : path;
+  };
+  const ProjectPaths mapped(proj, "", "src/m.c", map);
+  EXPECT_EQ(mapped("lib/l.c"), "vendor/l.c");
+  EXPECT_EQ(mapped("src/m.c"), "src/m.c");
+  const ProjectPaths rooted(proj, "lib", "src/m.c", map);
+  EXPECT_EQ(rooted.root(), proj + "/lib");
+  EXPECT_EQ(rooted("lib/l.c"), "l.c");
+  EXPECT_EQ(rooted("src/m.c"), proj + "/src/m.c"); // no checkout lookup
+}
+
+TEST(ProjectPaths, AbsoluteOutsideAnyCheckout) {
+  Tree t;
+  const std::string dir = t.make("plain", true);
+  const ProjectPaths paths(dir, "", "m.c", noMap);
+  EXPECT_EQ(paths.root(), "");
+  EXPECT_EQ(paths("m.c"), dir + "/m.c");
+  EXPECT_EQ(paths("<built-in>"), "<built-in>");
+}

@@ -1,0 +1,31 @@
+// Where the tools find the source file a record names (docs/report.md,
+// "Finding the sources"): the plugin records project paths, often relative
+// to a source root on the machine that compiled them.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+class SourceFiles {
+public:
+  // `roots`: the --source-root directories, in the order given.
+  explicit SourceFiles(std::vector<std::string> roots) : roots_(std::move(roots)) {}
+
+  // The file to read for `recorded`, a path from a record whose
+  // source_root is `recordRoot` ("" if none): an absolute path as it is;
+  // a relative one joined with the first of the --source-root
+  // directories, the record's root and the working directory under which
+  // it is a readable file, else as it is.
+  std::string locate(const std::string &recorded, const std::string &recordRoot) const;
+
+  // The directories relative paths are looked up in, before the working
+  // directory: the --source-root ones, then `recordRoots` not among them.
+  std::vector<std::string> searchPath(const std::vector<std::string> &recordRoots) const;
+
+private:
+  std::vector<std::string> roots_;
+};
+
+} // namespace pathcov

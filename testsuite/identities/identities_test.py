@@ -1,0 +1,226 @@
+#!/usr/bin/env python3
+"""Identities that name the function, not the checkout (docs/record-mode.md,
+"Source paths and identities"), on testsuite/projects/tools built with CMake
+(absolute source paths, out-of-source build directories).
+
+checkouts: the project copied into two checkouts, A and B. Record build and
+  its tests in A, collect; residual build in B against that corpus. B's
+  build warns of no stale function (the tools' own `main`s are untested,
+  not stale); B's test runner on the tests' own inputs reports nothing; on
+  a new input it reports exactly what A's record build runs on it minus the
+  tested paths; an untested tool reports its own `main` and `helper`, never
+  the test runner's. The HTML report and Cobertura find the sources.
+prefix-maps: two copies outside any checkout get different identities for
+  their static function, the same with -ffile-prefix-map or source-root=.
+old-format: a corpus of format 1 is refused by the plugin and by a tool,
+  naming the file and asking to re-collect.
+"""
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must  # noqa: E402
+
+
+def fail(message):
+    sys.exit(f"FAIL: {message}")
+
+
+def copy_project(args, checkout, marker=True):
+    project = os.path.join(checkout, "tools")
+    shutil.rmtree(checkout, ignore_errors=True)
+    shutil.copytree(args.project, project)
+    if marker:
+        os.mkdir(os.path.join(checkout, ".git"))
+    return project
+
+
+def cmake_build(args, source, build, plugin_args):
+    flags = " ".join([f"-fplugin={args.plugin}"] +
+                     [f"-fplugin-arg-pathcov-{a}" for a in plugin_args])
+    must([args.cmake, "-S", source, "-B", build, f"-DCMAKE_C_COMPILER={args.cc}",
+          "-DCMAKE_C_FLAGS=-O2 -g", f"-DTOOLS_PATHCOV_FLAGS={flags}",
+          f"-DTOOLS_PATHCOV_RUNTIME={args.runtime}"],
+         f"configure {source}")
+    return must([args.cmake, "--build", build], f"build {build}")
+
+
+def run(program, arguments, env_var, directory):
+    os.makedirs(directory, exist_ok=True)
+    env = dict(os.environ, **{env_var: directory})
+    must([program, *arguments], f"run {program}", env=env)
+
+
+def residual_paths(directory):
+    """{(identity, id)} of the reports in `directory`."""
+    paths = set()
+    for report in glob.glob(os.path.join(directory, "*.json")):
+        with open(report, encoding="utf-8") as f:
+            for p in json.load(f)["residual_paths"]:
+                paths.add((p["identity"], p["id"]))
+    return paths
+
+
+def corpus_paths(args, corpus, profiles):
+    must([args.pathcov, "collect", "-o", corpus, profiles], f"collect {profiles}")
+    with open(corpus, encoding="utf-8") as f:
+        doc = json.load(f)
+    return doc, {(fn["identity"], p["id"])
+                 for fn in doc["functions"] for p in fn.get("paths", [])}
+
+
+def checkouts(args):
+    work = args.workdir
+    a = copy_project(args, os.path.join(work, "A"))
+    b = copy_project(args, os.path.join(work, "B"))
+    cmake_build(args, a, os.path.join(a, "build"), [])
+    profiles = os.path.join(work, "profiles")
+    shutil.rmtree(profiles, ignore_errors=True)
+    must([args.ctest, "--test-dir", os.path.join(a, "build")], "A's tests",
+         env=dict(os.environ, PATHCOV_PROFILE_DIR=profiles))
+    corpus = os.path.join(work, "corpus.json")
+    doc, tested = corpus_paths(args, corpus, profiles)
+
+    identities = {fn["identity"] for fn in doc["functions"]}
+    # Relative to the checkout (A, with .git), which holds the project.
+    want = {"tools/tests/run_tests.c:main", "tools/tests/run_tests.c:helper",
+            "tools/src/util.c:classify", "tools/src/util.c:helper"}
+    if identities != want:
+        fail(f"corpus identities {sorted(identities)}, expected {sorted(want)}")
+    roots = {fn.get("source_root") for fn in doc["functions"]}
+    if roots != {os.path.realpath(os.path.dirname(a))} and roots != {os.path.dirname(a)}:
+        fail(f"source_root {roots}, expected {os.path.dirname(a)}")
+
+    built = cmake_build(args, b, os.path.join(b, "build"),
+                        ["mode=residual", f"corpus={corpus}"])
+    if "stale" in built.stdout + built.stderr:
+        fail(f"B's residual build warns of stale functions:\n{built.stdout}{built.stderr}")
+
+    same = os.path.join(work, "reports-same")
+    shutil.rmtree(same, ignore_errors=True)
+    for test_input in ("12 3", "ab"): # as the project's CTest tests run it
+        run(os.path.join(b, "build", "run-tests"), [test_input],
+            "PATHCOV_REPORT_DIR", same)
+    if residual_paths(same):
+        fail(f"the tests' own inputs in B report {sorted(residual_paths(same))}")
+
+    new_input = ["a b 1"]
+    executed_dir = os.path.join(work, "profiles-new")
+    shutil.rmtree(executed_dir, ignore_errors=True)
+    run(os.path.join(a, "build", "run-tests"), new_input,
+        "PATHCOV_PROFILE_DIR", executed_dir)
+    _, executed = corpus_paths(args, os.path.join(work, "executed.json"),
+                               executed_dir)
+    new = os.path.join(work, "reports-new")
+    shutil.rmtree(new, ignore_errors=True)
+    run(os.path.join(b, "build", "run-tests"), new_input, "PATHCOV_REPORT_DIR", new)
+    if residual_paths(new) != executed - tested or not executed - tested:
+        fail(f"B reports {sorted(residual_paths(new))}, executed minus tested "
+             f"is {sorted(executed - tested)}")
+
+    tool = os.path.join(work, "reports-tool")
+    shutil.rmtree(tool, ignore_errors=True)
+    run(os.path.join(b, "build", "count"), ["12 3"], "PATHCOV_REPORT_DIR", tool)
+    functions = {identity for identity, _ in residual_paths(tool)}
+    if functions != {"tools/tools/count.c:main", "tools/tools/count.c:helper"}:
+        fail(f"the untested tool reports {sorted(functions)}")
+
+    # Reports run elsewhere still find the sources: the corpus's source_root.
+    html = os.path.join(work, "html")
+    must([args.pathcov, "report", "--format", "html", "-o", html, corpus],
+         "HTML report", cwd="/")
+    for page in glob.glob(os.path.join(html, "*.html")):
+        with open(page, encoding="utf-8") as f:
+            text = f.read()
+        if 'id="no-source"' in text:
+            fail(f"{page} could not read its source")
+    with open(glob.glob(os.path.join(html, "*util.c*"))[0], encoding="utf-8") as f:
+        if "int classify(const char *text) {" not in f.read():
+            fail("the page of src/util.c does not show its source")
+    cobertura = must([args.pathcov, "report", "--format", "cobertura",
+                      "--source-root", "/elsewhere", corpus], "Cobertura").stdout
+    want = f"<sources>\n  <source>/elsewhere</source>\n  <source>{os.path.dirname(a)}</source>\n </sources>"
+    if want not in cobertura:
+        fail(f"Cobertura's sources are not {want}:\n{cobertura[:600]}")
+    print("ok: checkouts")
+
+
+def unit_identities(args, source, cwd, plugin_args=(), flags=()):
+    """{name: identity} of the metadata records compiling `source` makes."""
+    obj = os.path.join(cwd, "unit.o")
+    must([args.cc, "-O2", "-c", f"-fplugin={args.plugin}", *flags,
+          *[f"-fplugin-arg-pathcov-{a}" for a in plugin_args],
+          "-Isrc", source, "-o", obj], f"compile {source}", cwd=cwd)
+    section = os.path.join(cwd, "records")
+    must(["objcopy", f"--dump-section=.debug_pathcov={section}", obj,
+          os.path.join(cwd, "copy.o")], "objcopy")
+    with open(section, "rb") as f:
+        records = [json.loads(r) for r in f.read().split(b"\0") if r.strip()]
+    return {r["assembler_name"]: r["identity"] for r in records}
+
+
+def prefix_maps(args):
+    with tempfile.TemporaryDirectory(prefix="pathcov-ident-") as scratch:
+        c = copy_project(args, os.path.join(scratch, "C"), marker=False)
+        d = copy_project(args, os.path.join(scratch, "D"), marker=False)
+        source = "src/util.c"
+        plain = [unit_identities(args, os.path.join(p, source), p) for p in (c, d)]
+        if plain[0]["helper"] == plain[1]["helper"]:
+            fail(f"with no marker and no map, both copies give {plain[0]['helper']}")
+        for copy, identities in zip((c, d), plain):
+            if identities["helper"] != os.path.join(copy, source) + ":helper":
+                fail(f"unmapped identities {identities}: not absolute")
+        for what, make in [
+                ("-ffile-prefix-map", lambda p: ([], [f"-ffile-prefix-map={p}=."])),
+                ("-fdebug-prefix-map", lambda p: ([], [f"-fdebug-prefix-map={p}/="])),
+                ("source-root=", lambda p: ([f"source-root={p}"], []))]:
+            got = [unit_identities(args, os.path.join(p, source), p,
+                                   *make(p)) for p in (c, d)]
+            if got[0] != got[1] or got[0]["helper"] != "src/util.c:helper" or \
+                    got[0]["classify"] != "src/util.c:classify":
+                fail(f"{what}: identities {got}")
+    print("ok: prefix-maps")
+
+
+def old_format(args):
+    work = args.workdir
+    os.makedirs(work, exist_ok=True)
+    old = os.path.join(work, "old-corpus.json")
+    with open(old, "w", encoding="utf-8") as f:
+        json.dump({"format": "pathcov-corpus", "format_version": "1.1",
+                   "modules": [], "profiles": 0, "functions": []}, f)
+    source = os.path.join(args.project, "src", "util.c")
+    for what, cmd in [
+            ("plugin", [args.cc, "-c", f"-fplugin={args.plugin}",
+                        "-fplugin-arg-pathcov-mode=residual",
+                        f"-fplugin-arg-pathcov-corpus={old}", source,
+                        "-o", os.path.join(work, "old.o")]),
+            ("pathcov show", [args.pathcov, "show", old])]:
+        result = subprocess.run(cmd, capture_output=True, text=True)
+        if result.returncode == 0 or old not in result.stderr or \
+                "older pathcov" not in result.stderr or \
+                "re-collect" not in result.stderr:
+            fail(f"{what} on a format 1 corpus: exit {result.returncode}, "
+                 f"{result.stderr}")
+    print("ok: old-format")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("case", choices=["checkouts", "prefix-maps", "old-format"])
+    for option in ("--cc", "--plugin", "--runtime", "--pathcov", "--cmake",
+                   "--ctest", "--project", "--workdir"):
+        ap.add_argument(option, required=True)
+    args = ap.parse_args()
+    {"checkouts": checkouts, "prefix-maps": prefix_maps,
+     "old-format": old_format}[args.case](args)
+
+
+if __name__ == "__main__":
+    main()
