@@ -300,6 +300,9 @@ def bench_package(pkg, args, paths, res):
     def build(v):
         bdir = os.path.join(work, v)
         run(["cp", "-a", prepared, bdir])
+        # Each variant's tree is a checkout of its own, as a user's test and
+        # release builds would be: identities are relative to it.
+        open(os.path.join(bdir, ".pathcov-root"), "w").close()
         res["stage"] = f"building variant {VARIANT_TITLE[v]}"
         out, dt = pkg.build(bdir, *flags[v])
         exe = os.path.join(bdir, pkg.program)
