@@ -258,7 +258,10 @@ li.untested a{color:#cf222e}li.tested a{color:#1a7f37}li.residual a{color:#9a670
 svg.cfg{border:1px solid #d0d7de;background:#fff;font:11px monospace}
 g.block.on rect{stroke:#d4a72c;stroke-width:3}
 .fn{border-top:1px solid #d0d7de;margin-top:1.5em}
-.cols{display:flex;gap:2em;align-items:flex-start}.cols>div:first-child{flex:1 1 0;min-width:0}
+.split{display:flex;flex-wrap:wrap;gap:0 24px;align-items:flex-start}
+.split>.source{flex:1 1 560px;min-width:0;overflow-x:auto}
+.split>.functions{flex:1 1 440px;min-width:0;position:sticky;top:0;max-height:100vh;overflow:auto}
+.cols{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}.cols>div:first-child{flex:1 1 320px;min-width:0}
 ul.paths li{overflow-wrap:anywhere}
 </style>
 )";
@@ -554,12 +557,10 @@ std::string filePage(const std::string &name, const std::string &sourceFile,
               << "</li>\n";
     out << "</ul>\n";
   }
-  for (const FunctionProjection *f : file.functions)
-    for (const FunctionView &v : views)
-      if (v.projection == f)
-        out << functionSection(v, name, field, options);
-
-  out << "<h2>Source</h2>\n";
+  // The annotated source first, as gcovr has it, with the functions' paths
+  // beside it (kept in view while the source scrolls), so that a selected
+  // path's lines light up next to the list it was selected from.
+  out << "<div class=\"split\">\n<div class=\"source\">\n<h2>Source</h2>\n";
   if (source.empty())
     out << "<p class=\"note\" id=\"no-source\">The source file could not be "
            "read: line numbers only.</p>\n";
@@ -580,7 +581,12 @@ std::string filePage(const std::string &name, const std::string &sourceFile,
         << (line <= static_cast<int>(source.size()) ? escapeMarkup(source[line - 1]) : "")
         << "</td></tr>\n";
   }
-  out << "</table>\n" << kPageEnd;
+  out << "</table>\n</div>\n<div class=\"functions\">\n";
+  for (const FunctionProjection *f : file.functions)
+    for (const FunctionView &v : views)
+      if (v.projection == f)
+        out << functionSection(v, name, field, options);
+  out << "</div>\n</div>\n" << kPageEnd;
   return out.str();
 }
 

@@ -152,6 +152,11 @@ def main():
     # are: found through the corpus's source_root, not the working directory.
     check(not os.path.isabs(source) and 'id="no-source"' not in dom,
           f"file page: the source of {source} was not found")
+    # The annotated source first (as gcovr), the functions' paths beside it.
+    check(re.search(r'<div class="split">\s*<div class="source">\s*<h2>Source</h2>'
+                    r'.*?</table>\s*</div>\s*<div class="functions">\s*'
+                    r'<div class="fn" id="f0">', dom, re.S),
+          "file page: the source is not first with the functions beside it")
     check(re.search(r'<li id="f0-p3" class="tested"[^>]*><a href="#f0-p3">'
                     r'path 3</a> ran 2x, tests: classify: 6 7\(false\) 9\(false\) '
                     r'11</li>', dom), "file page: tested path 3 of classify")
