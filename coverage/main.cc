@@ -38,7 +38,18 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     // CLI11 has its own exit codes (105, 106, ...); pathcov promises 2 for
     // every usage error, and 0 for --help and --version.
-    return app.exit(e) == 0 ? pathcov::kExitSuccess : pathcov::kExitUsage;
+    if (e.get_exit_code() == 0) {
+      app.exit(e);
+      return pathcov::kExitSuccess;
+    }
+    // Prefixed like every other error of the tools ("pathcov gate: ..."),
+    // which CLI11's own message ("Value 200 not in range ...") is not.
+    std::string who = "pathcov";
+    for (const CLI::App *command : app.get_subcommands())
+      who += " " + command->get_name();
+    std::cerr << who << ": " << e.what()
+              << "\nRun with --help for more information.\n";
+    return pathcov::kExitUsage;
   } catch (const std::exception &e) {
     std::cerr << "pathcov: internal error: " << e.what() << '\n';
     return pathcov::kExitInternalError;
