@@ -159,6 +159,12 @@ private:
 };
 
 int runMerge(const MergeOptions &options) {
+  // A whole corpus is no reading matter: on a terminal it is a forgotten -o.
+  if (options.output == "-" && isatty(STDOUT_FILENO)) {
+    std::cerr << "pathcov merge: will not write a corpus to a terminal: give "
+                 "-o FILE, or redirect standard output\n";
+    return kExitUsage;
+  }
   Corpus out;
   try {
     const std::vector<std::string> files = inputFiles(options.inputs);
@@ -173,6 +179,9 @@ int runMerge(const MergeOptions &options) {
       } else {
         Corpus in;
         try {
+          if (doc.is_object() && format != doc.end() && *format == "pathcov-profile")
+            throw InputError("a profile, not a corpus: turn profiles into a "
+                             "corpus with pathcov collect, then merge that");
           if (doc.is_object() && format != doc.end() && format->is_string() &&
               *format != "pathcov-corpus")
             throw InputError("format: " + format->dump() +
