@@ -305,8 +305,8 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
       // tree), so say where a relative name was looked up.
       char cwd[4096];
       if (gOptions.corpus[0] != '/' && getcwd(cwd, sizeof cwd))
-        error("pathcov: corpus %s (looked up in %s, the compiler's working "
-              "directory: give an absolute path)",
+        error("pathcov: corpus %s (looked up in %s, the working directory of the "
+              "compiler: give an absolute path)",
               corpusProblem.c_str(), cwd);
       else
         error("pathcov: corpus %s", corpusProblem.c_str());

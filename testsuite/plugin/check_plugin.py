@@ -61,7 +61,7 @@ def main():
     check("relative corpus: names the compiler's working directory",
           r.returncode != 0 and
           f"corpus corpus.json: cannot open: No such file or directory (looked up in "
-          f"{os.path.realpath(work)}, the compiler's working directory" in r.stderr,
+          f"{os.path.realpath(work)}, the working directory of the compiler" in r.stderr,
           r.stderr)
 
     # Forgetting the runtime: the linker's message says what to do.
