@@ -56,12 +56,18 @@ void decodeCacheAsPlugin(const std::string &file) {
   if (!index)
     throw InputError("not a cache");
   for (const auto &[identity, versions] : *index)
-    for (const TestedPaths &tested : versions)
+    for (const TestedPaths &tested : versions) {
+      if (tested.counts.size() != tested.ids.size()) {
+        std::fprintf(stderr, "%s: accepted ids without their counts\n",
+                     file.c_str());
+        std::abort();
+      }
       for (size_t i = 1; i < tested.ids.size(); ++i)
         if (tested.ids[i] <= tested.ids[i - 1]) {
           std::fprintf(stderr, "%s: accepted ids out of order\n", file.c_str());
           std::abort();
         }
+    }
 }
 
 struct Reader {

@@ -208,7 +208,8 @@ private:
           tested = &entry;
     const ResidualPlan plan = planResidual(
         numbered, g.cfg.checksum(), tested ? tested->checksum : "",
-        tested ? tested->ids : std::vector<uint64_t>{}, gOptions.residualLimits);
+        tested ? tested->ids : std::vector<uint64_t>{}, gOptions.residualLimits,
+        tested ? tested->counts : std::vector<uint64_t>{});
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
       warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
                  "pathcov: the corpus is stale for %qs (%s): every path of it "

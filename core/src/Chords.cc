@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 #include <string>
 
 namespace pathcov {
@@ -35,21 +36,27 @@ private:
 // Kruskal's algorithm, as gcov's find_spanning_tree: EXIT->ENTRY first,
 // then the path starts of blocks entered abnormally (a star around ENTRY,
 // so they always fit), then the most frequent edges, so the code lands on
-// the coldest ones.
-std::vector<bool> maximumSpanningTree(const Dag &dag) {
-  std::vector<DagEdgeId> byFrequency(dag.edges.size());
-  std::iota(byFrequency.begin(), byFrequency.end(), 0);
-  std::stable_sort(byFrequency.begin(), byFrequency.end(),
-                   [&dag](DagEdgeId a, DagEdgeId b) {
-                     return dag.edges[a].frequency > dag.edges[b].frequency;
-                   });
+// the coldest ones (Chords.h: path starts last, then by measured counts,
+// then by the estimates).
+std::vector<bool> maximumSpanningTree(const Dag &dag,
+                                      const std::vector<uint64_t> &edgeCounts) {
+  const auto rank = [&](DagEdgeId e) {
+    const DagEdge &edge = dag.edges[e];
+    return std::make_tuple(edge.role != DagEdgeRole::PathStart,
+                           edgeCounts.empty() ? 0 : edgeCounts[e],
+                           edge.frequency);
+  };
+  std::vector<DagEdgeId> byRank(dag.edges.size());
+  std::iota(byRank.begin(), byRank.end(), 0);
+  std::stable_sort(byRank.begin(), byRank.end(),
+                   [&rank](DagEdgeId a, DagEdgeId b) { return rank(a) > rank(b); });
   UnionFind components(dag.numNodes());
   components.unite(dag.exit, dag.entry);
   std::vector<bool> inTree(dag.edges.size(), false);
   for (BlockId v = 0; v < dag.numNodes(); ++v)
     if (dag.enteredAbnormally[v] && dag.pathStart[v] != kNoId)
       inTree[dag.pathStart[v]] = components.unite(dag.entry, v);
-  for (DagEdgeId e : byFrequency)
+  for (DagEdgeId e : byRank)
     if (!inTree[e])
       inTree[e] = components.unite(dag.edges[e].src, dag.edges[e].dst);
   return inTree;
@@ -112,17 +119,20 @@ int64_t chordIncrement(const std::vector<uint64_t> &phi, const DagEdge &e,
 
 ChordPlacement computeChordIncrements(const Dag &dag,
                                       const BallLarusNumbering &bl,
-                                      const std::vector<int64_t> &pppWeights) {
+                                      const std::vector<int64_t> &pppWeights,
+                                      const std::vector<uint64_t> &edgeCounts) {
   const size_t numEdges = dag.edges.size();
   if (!pppWeights.empty() && pppWeights.size() != numEdges)
     throw std::invalid_argument("PPP weights do not match the DAG");
+  if (!edgeCounts.empty() && edgeCounts.size() != numEdges)
+    throw std::invalid_argument("edge counts do not match the DAG");
   const std::vector<uint64_t> &blWeight = bl.value;
   std::vector<uint64_t> pppWeight(numEdges, 0);
   for (DagEdgeId e = 0; e < pppWeights.size(); ++e)
     pppWeight[e] = static_cast<uint64_t>(pppWeights[e]);
 
   ChordPlacement placement;
-  placement.inTree = maximumSpanningTree(dag);
+  placement.inTree = maximumSpanningTree(dag, edgeCounts);
   placement.increment.resize(numEdges);
   const Potentials phi =
       treePotentials(dag, placement.inTree, blWeight, pppWeight);

@@ -216,7 +216,7 @@ bool keepForTestedPaths(int depth, nlohmann::json::parse_event_t event,
     return key == "identity" || key == "checksum" || key == "skipped" ||
            key == "paths" || key == "field_paths";
   case 5:
-    return key == "id";
+    return key == "id" || key == "count";
   default:
     return true;
   }
@@ -235,19 +235,27 @@ TestedPathIndex readTestedPaths(std::string_view json) {
     const nlohmann::json &f = functions[i];
     if (!at.optionalField<std::string>(f, "skipped", "").empty())
       continue;
-    TestedPaths tested{at.field<std::string>(f, "checksum"), {}};
-    const auto paths = at.field<std::vector<nlohmann::json>>(f, "paths");
-    for (size_t k = 0; k < paths.size(); ++k)
-      tested.ids.push_back(at.at("paths").index(k).field<uint64_t>(paths[k], "id"));
-    // Field-observed paths are interesting too (docs/merge.md).
-    const auto field =
-        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {});
-    for (size_t k = 0; k < field.size(); ++k)
-      tested.ids.push_back(
-          at.at("field_paths").index(k).field<uint64_t>(field[k], "id"));
-    std::sort(tested.ids.begin(), tested.ids.end());
-    tested.ids.erase(std::unique(tested.ids.begin(), tested.ids.end()),
-                     tested.ids.end());
+    TestedPaths tested{at.field<std::string>(f, "checksum"), {}, {}};
+    // Field-observed paths are interesting too (docs/merge.md). Counts are
+    // optional here: they only place chords (a corpus has them; without,
+    // the compiler's estimates do).
+    std::map<uint64_t, uint64_t> counts; // by id
+    for (const char *list : {"paths", "field_paths"}) {
+      const auto paths =
+          list == std::string_view("paths")
+              ? at.field<std::vector<nlohmann::json>>(f, list)
+              : at.optionalField<std::vector<nlohmann::json>>(f, list, {});
+      for (size_t k = 0; k < paths.size(); ++k) {
+        const JsonPath path = at.at(list).index(k);
+        uint64_t &count = counts[path.field<uint64_t>(paths[k], "id")];
+        count = saturatingAdd(count,
+                              path.optionalField<uint64_t>(paths[k], "count", 0));
+      }
+    }
+    for (const auto &[id, count] : counts) {
+      tested.ids.push_back(id);
+      tested.counts.push_back(count);
+    }
     index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
   }
   return index;

@@ -153,14 +153,19 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
   dag.reachable[exit] = true;
 
   std::vector<bool> endsPath(n, false), startsPath(n, false);
+  // How often paths end in each block: the frequencies of the edges that
+  // end them there (for the spanning tree, see Dag.h).
+  std::vector<uint64_t> endFrequency(n, 0);
   for (EdgeId id = 0; id < cfg.edges().size(); ++id) {
     const CfgEdgeRole role = classify(cfg, search, isCut, id);
     dag.cfgEdgeRole[id] = role;
     if (role == CfgEdgeRole::InDag || role == CfgEdgeRole::Unreachable)
       continue;
     const CfgEdge &e = cfg.edge(id);
-    if (e.src != entry)
+    if (e.src != entry) {
       endsPath[e.src] = true;
+      endFrequency[e.src] += e.frequency;
+    }
     if (e.dst != exit) {
       startsPath[e.dst] = true;
       if (role == CfgEdgeRole::Abnormal || role == CfgEdgeRole::Fake)
@@ -194,7 +199,8 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
     // __builtin_unreachable) ends its paths, as a fake edge to EXIT would.
     const bool deadEnd = dag.out[b].empty();
     if (endsPath[b] || deadEnd)
-      dag.pathEnd[b] = addEdge(b, exit, DagEdgeRole::PathEnd, kNoId, 0);
+      dag.pathEnd[b] = addEdge(b, exit, DagEdgeRole::PathEnd, kNoId,
+                               endFrequency[b]);
   }
   return dag;
 }

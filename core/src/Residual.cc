@@ -155,7 +155,8 @@ void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
 ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
                           const std::string &corpusChecksum,
                           const std::vector<uint64_t> &testedIds,
-                          const ResidualLimits &limits) {
+                          const ResidualLimits &limits,
+                          const std::vector<uint64_t> &testedCounts) {
   if (corpusChecksum.empty())
     return everyPathResidual(numbered, ResidualPolicy::Untested, "");
   if (corpusChecksum != hex(cfgChecksum))
@@ -224,7 +225,11 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
   plan.chords = computeChordIncrements(
       numbered.dag, numbered.ballLarus,
       plan.policy == ResidualPolicy::Array ? plan.ppp.weight
-                                           : std::vector<int64_t>{});
+                                           : std::vector<int64_t>{},
+      testedCounts.empty()
+          ? std::vector<uint64_t>{}
+          : edgeCountsOfPaths(numbered.dag, numbered.ballLarus, testedIds,
+                              testedCounts));
   return plan;
 }
 

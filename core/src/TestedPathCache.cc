@@ -7,8 +7,9 @@ namespace pathcov {
 namespace {
 
 // Version 2 added the trailing checksum; version 3 caches corpora of format
-// 2 only: an older cache of an older corpus must not outlive its identities.
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '3'};
+// 2 only: an older cache of an older corpus must not outlive its identities;
+// version 4 adds each path's count.
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '4'};
 constexpr size_t kChecksumSize = 8;
 
 void put(std::string &out, uint64_t v) {
@@ -64,8 +65,10 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
     for (const TestedPaths &v : versions) {
       put(out, v.checksum);
       put(out, v.ids.size());
-      for (uint64_t id : v.ids)
-        put(out, id);
+      for (size_t i = 0; i < v.ids.size(); ++i) {
+        put(out, v.ids[i]);
+        put(out, v.counts[i]);
+      }
     }
   }
   put(out, fnv1a64(out));
@@ -98,12 +101,13 @@ std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
     for (uint64_t v = 0; v < versions; ++v) {
       TestedPaths tested;
       uint64_t ids;
-      if (!in.get(tested.checksum) || !in.count(ids, 8))
+      if (!in.get(tested.checksum) || !in.count(ids, 16))
         return std::nullopt;
       tested.ids.resize(ids);
+      tested.counts.resize(ids);
       for (uint64_t i = 0; i < ids; ++i)
         // As readTestedPaths left them: ascending, each once.
-        if (!in.get(tested.ids[i]) ||
+        if (!in.get(tested.ids[i]) || !in.get(tested.counts[i]) ||
             (i > 0 && tested.ids[i] <= tested.ids[i - 1]))
           return std::nullopt;
       entry.push_back(std::move(tested));

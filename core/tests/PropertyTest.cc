@@ -25,6 +25,7 @@
 #include <numeric>
 #include <random>
 #include <set>
+#include <tuple>
 #include <sstream>
 #include <string>
 #include <typeinfo>
@@ -180,7 +181,7 @@ std::string testName() {
 
 constexpr uint64_t kEnumerationLimit = 5000;
 
-std::string str(const std::vector<BlockId> &v) {
+template <typename T> std::string str(const std::vector<T> &v) {
   std::ostringstream os;
   os << '[';
   for (size_t i = 0; i < v.size(); ++i)
@@ -407,11 +408,18 @@ std::string checkDagStructure(const Cfg &cfg, const Dag &dag,
            "DAG edge " << e);
       PROP(dag.pathStart[d.dst] == e, "DAG edge " << e);
       break;
-    case DagEdgeRole::PathEnd:
-      PROP(d.dst == dag.exit && d.cfgEdge == kNoId && d.frequency == 0,
+    case DagEdgeRole::PathEnd: {
+      // As often as the paths that end there: its CFG edges out of the DAG.
+      uint64_t ending = 0;
+      for (EdgeId id : cfg.succs(d.src))
+        if (dag.cfgEdgeRole[id] != CfgEdgeRole::InDag &&
+            dag.cfgEdgeRole[id] != CfgEdgeRole::Unreachable)
+          ending += cfg.edge(id).frequency;
+      PROP(d.dst == dag.exit && d.cfgEdge == kNoId && d.frequency == ending,
            "DAG edge " << e);
       PROP(dag.pathEnd[d.src] == e, "DAG edge " << e);
       break;
+    }
     }
   }
   size_t listed = 0;
@@ -725,15 +733,25 @@ std::vector<bool> forcedTreeEdges(const Dag &dag) {
   return forced;
 }
 
+// How much the tree wants an edge (Chords.h): path starts least (their
+// chords are free), the others by measured count (if any), then by
+// estimated frequency.
+std::tuple<bool, uint64_t, uint64_t>
+treeRank(const Dag &dag, const std::vector<uint64_t> &edgeCounts, DagEdgeId e) {
+  return {dag.edges[e].role != DagEdgeRole::PathStart,
+          edgeCounts.empty() ? 0 : edgeCounts[e], dag.edges[e].frequency};
+}
+
 // Kruskal as Chords.h and Dag.h specify it: EXIT->ENTRY first, then the
-// forced ENTRY->w dummies, then by frequency, highest first, ties by DAG
-// edge id.
-std::vector<bool> specifiedTree(const Dag &dag) {
+// forced ENTRY->w dummies, then by rank, highest first, ties by DAG edge id.
+std::vector<bool> specifiedTree(const Dag &dag,
+                                const std::vector<uint64_t> &edgeCounts) {
+  const auto rank = [&](DagEdgeId e) { return treeRank(dag, edgeCounts, e); };
   std::vector<DagEdgeId> order(dag.edges.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](DagEdgeId a, DagEdgeId b) {
-    if (dag.edges[a].frequency != dag.edges[b].frequency)
-      return dag.edges[a].frequency > dag.edges[b].frequency;
+    if (rank(a) != rank(b))
+      return rank(a) > rank(b);
     return a < b;
   });
   std::vector<BlockId> leader(dag.numNodes());
@@ -759,7 +777,8 @@ std::vector<bool> specifiedTree(const Dag &dag) {
 // The tree plus EXIT->ENTRY spans the DAG's nodes, holds the forced
 // ENTRY->w dummies, and is a maximum spanning tree given those: no other
 // tree edge on a chord's cycle is colder than the chord.
-std::string checkSpanningTree(const Dag &dag, const ChordPlacement &placement) {
+std::string checkSpanningTree(const Dag &dag, const ChordPlacement &placement,
+                              const std::vector<uint64_t> &edgeCounts = {}) {
   const size_t numEdges = dag.edges.size();
   PROP(placement.inTree.size() == numEdges &&
        placement.increment.size() == numEdges);
@@ -820,21 +839,21 @@ std::string checkSpanningTree(const Dag &dag, const ChordPlacement &placement) {
                                                   << dag.edges[e].dst
                                                   << " (entered abnormally)");
 
-  // Cycle property of a maximum spanning tree (EXIT->ENTRY counts as
-  // hotter than anything).
+  // Cycle property of a maximum spanning tree by rank (EXIT->ENTRY counts
+  // as hotter than anything).
   for (DagEdgeId c : chords) {
     BlockId a = dag.edges[c].src, b = dag.edges[c].dst;
     while (a != b) {
       BlockId &deeper = depth[a] >= depth[b] ? a : b;
       const DagEdgeId t = parentEdge[deeper];
       if (t != kNoId && !forced[t])
-        PROP(dag.edges[t].frequency >= dag.edges[c].frequency,
-             "tree edge " << t << " is colder than chord " << c);
+        PROP(treeRank(dag, edgeCounts, t) >= treeRank(dag, edgeCounts, c),
+             "tree edge " << t << " ranks below chord " << c);
       deeper = parent[deeper];
     }
   }
-  PROP(placement.inTree == specifiedTree(dag),
-       "not the tree specified (forced path starts, then frequency order, "
+  PROP(placement.inTree == specifiedTree(dag, edgeCounts),
+       "not the tree specified (forced path starts, then rank order, "
        "ties by id)");
   return "";
 }
@@ -981,6 +1000,59 @@ std::string propertyEventCounting(const Cfg &cfg, uint64_t seed,
       checkEventCounting(other.dag, otherPlacement, otherPpp.weight, paths));
   if (otherPlacement.chords != placement.chords)
     tally(stats, "reweighted_with_other_chords");
+
+  // Measured counts, as a corpus gives them: the interesting paths ran
+  // random numbers of times. Per edge, the counts of the paths through it
+  // (checked where all paths are enumerated); the tree by them; the same
+  // sums.
+  std::map<uint64_t, uint64_t> countOf;
+  for (uint64_t id : interesting)
+    countOf.emplace(id, 1 + rng() % 1000);
+  std::vector<uint64_t> ids, counts;
+  for (const auto &[id, count] : countOf) {
+    ids.push_back(id);
+    counts.push_back(count);
+  }
+  const std::vector<uint64_t> edgeCounts = edgeCountsOfPaths(dag, bl, ids, counts);
+  if (bl.totalPaths <= kEnumerationLimit) {
+    std::vector<uint64_t> expected(dag.edges.size(), 0);
+    for (const auto &[id, path] : paths)
+      if (countOf.count(id))
+        for (DagEdgeId e : path)
+          expected[e] += countOf[id];
+    PROP(edgeCounts == expected, "edge counts " << str(edgeCounts) << ", expected "
+                                                << str(expected));
+  }
+  const ChordPlacement measured =
+      computeChordIncrements(dag, bl, ppp.weight, edgeCounts);
+  PROP_CHECK(checkSpanningTree(dag, measured, edgeCounts));
+  PROP_CHECK(checkEventCounting(dag, measured, ppp.weight, paths));
+  // A path that ran more often than all the others together crosses one
+  // chord (the tree cannot hold a whole ENTRY->EXIT path): its path start
+  // if it has one, else the coldest of its edges. Unless path starts are
+  // forced into the tree (blocks entered abnormally): they may close
+  // cycles with it.
+  uint64_t total = 0;
+  for (uint64_t c : counts)
+    total += c;
+  const std::vector<bool> forced = forcedTreeEdges(dag);
+  const auto hottest = std::max_element(counts.begin(), counts.end());
+  if (hottest != counts.end() && 2 * *hottest > total &&
+      std::find(forced.begin(), forced.end(), true) == forced.end()) {
+    const std::vector<DagEdgeId> path =
+        regeneratePath(dag, bl, ids[hottest - counts.begin()]);
+    std::vector<DagEdgeId> chordsOnPath;
+    for (DagEdgeId e : path)
+      if (!measured.inTree[e])
+        chordsOnPath.push_back(e);
+    PROP(chordsOnPath.size() == 1, "the hottest path crosses chords "
+                                       << str(chordsOnPath));
+    if (dag.edges[path[0]].role == DagEdgeRole::PathStart)
+      PROP(chordsOnPath[0] == path[0], "the hottest path's chord is "
+                                           << chordsOnPath[0]
+                                           << ", not its path start");
+    tally(stats, "hottest_path_one_chord");
+  }
   return "";
 }
 

@@ -380,3 +380,45 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
   }
   std::printf(" %u residual paths checked\n", residualPaths);
 }
+
+// Ball-Larus Figure 10 (a loop B..E, back edge E->B) with the compiler's
+// estimates favouring B->C, while the tests ran B D E (id 7) a thousand
+// times: with the tests' counts the chords leave that path, whose only one
+// is its path start (free: the register's initial value); without them,
+// D->E carries one. Exact either way.
+TEST(Residual, TestedCountsPutTheChordsOffTheHottestPath) {
+  enum : BlockId { A, B, C, D, E, F };
+  Cfg cfg(6, A, F);
+  cfg.addEdge(A, B, EdgeKind::Fallthru, 1);
+  const EdgeId bc = cfg.addEdge(B, C, EdgeKind::True, 7);
+  const EdgeId bd = cfg.addEdge(B, D, EdgeKind::False, 3);
+  cfg.addEdge(C, E, EdgeKind::Fallthru, 7);
+  const EdgeId de = cfg.addEdge(D, E, EdgeKind::Fallthru, 3);
+  cfg.addEdge(E, B, EdgeKind::True, 9);
+  cfg.addEdge(E, F, EdgeKind::False, 1);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  const Dag &dag = numbered.dag;
+  const std::vector<uint64_t> tested{0, 4, 7}, counts{1, 1, 1000};
+  const ResidualLimits limits;
+  const ResidualPlan estimated = planResidual(
+      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits);
+  const ResidualPlan measured = planResidual(
+      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits, counts);
+  ASSERT_EQ(measured.policy, ResidualPolicy::Bytemap);
+
+  const std::vector<DagEdgeId> hot = regeneratePath(dag, numbered.ballLarus, 7);
+  ASSERT_EQ(hot, (std::vector<DagEdgeId>{dag.pathStart[B], dag.dagEdgeOfCfgEdge[bd],
+                                         dag.dagEdgeOfCfgEdge[de], dag.pathEnd[E]}));
+  EXPECT_FALSE(estimated.chords.inTree[dag.dagEdgeOfCfgEdge[de]]);
+  EXPECT_TRUE(estimated.chords.inTree[dag.dagEdgeOfCfgEdge[bc]]);
+  for (DagEdgeId e : hot)
+    EXPECT_EQ(measured.chords.inTree[e], e != dag.pathStart[B]) << e;
+  for (uint64_t id = 0; id < numbered.ballLarus.totalPaths; ++id)
+    for (const ResidualPlan *plan : {&estimated, &measured}) {
+      std::string problem;
+      EXPECT_EQ(checkAtPathEnd(numbered, *plan, id, problem),
+                std::count(tested.begin(), tested.end(), id) == 1)
+          << id;
+      EXPECT_EQ(problem, "");
+    }
+}

@@ -13,9 +13,9 @@ namespace {
 
 TestedPathIndex sample() {
   TestedPathIndex index;
-  index["main"] = {{"00000000000000aa", {0, 3, 7}}};
-  index["lib.c:parse"] = {{"00000000000000bb", {}},
-                          {"00000000000000cc", {1, uint64_t(1) << 60}}};
+  index["main"] = {{"00000000000000aa", {0, 3, 7}, {5, 1, UINT64_MAX}}};
+  index["lib.c:parse"] = {{"00000000000000bb", {}, {}},
+                          {"00000000000000cc", {1, uint64_t(1) << 60}, {2, 9}}};
   return index;
 }
 
@@ -38,7 +38,10 @@ TEST(TestedPathCache, RoundTrips) {
   ASSERT_EQ(parse.size(), 2u);
   EXPECT_EQ(parse[1].checksum, "00000000000000cc");
   EXPECT_EQ(parse[1].ids, (std::vector<uint64_t>{1, uint64_t(1) << 60}));
+  EXPECT_EQ(parse[1].counts, (std::vector<uint64_t>{2, 9}));
   EXPECT_EQ(decoded->at("main")[0].ids, (std::vector<uint64_t>{0, 3, 7}));
+  EXPECT_EQ(decoded->at("main")[0].counts,
+            (std::vector<uint64_t>{5, 1, UINT64_MAX}));
 }
 
 TEST(TestedPathCache, RefusesAnotherCorpusAndDamage) {
@@ -59,6 +62,10 @@ TEST(TestedPathCache, RefusesAnotherCorpusAndDamage) {
   std::string version1 = bytes.substr(0, bytes.size() - 8);
   version1[7] = '1';
   EXPECT_FALSE(decodeTestedPathCache(version1, 42).has_value());
+  // Version 3 (no counts) is refused, checksum right or not.
+  std::string version3 = bytes;
+  version3[7] = '3';
+  EXPECT_FALSE(decodeTestedPathCache(resealed(version3), 42).has_value());
 }
 
 // Any one damaged byte - in the magic, the corpus hash, an identity, an id
@@ -99,7 +106,7 @@ TEST(TestedPathCache, RefusesIdsOutOfOrder) {
   for (const std::vector<uint64_t> &ids :
        {std::vector<uint64_t>{3, 3}, std::vector<uint64_t>{7, 0}}) {
     TestedPathIndex index;
-    index["main"] = {{"00000000000000aa", ids}};
+    index["main"] = {{"00000000000000aa", ids, {1, 1}}};
     EXPECT_FALSE(decodeTestedPathCache(encodeTestedPathCache(index, 42), 42)
                      .has_value());
   }

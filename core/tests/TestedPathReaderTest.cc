@@ -29,7 +29,7 @@ TEST(TestedPathReader, ReadsIdsSortedAndSkipsTheRest) {
     "functions": [
       {"identity": "f", "checksum": "c1", "cfg": {"blocks": [[1, [2, {"x": []}]]]},
        "paths": [{"id": 7, "count": 1, "tests": ["a"]}, {"id": 2, "count": 3}],
-       "field_paths": [{"id": 7}, {"id": 5, "seen": [{"report": "r"}]}]},
+       "field_paths": [{"id": 7, "count": 4}, {"id": 5, "seen": [{"report": "r"}]}]},
       {"identity": "g", "skipped": "too many paths", "paths": "whatever"},
       {"identity": "f", "checksum": "c2", "paths": [], "field_paths": null},
       {"identity": "h", "skipped": "", "checksum": "c3", "paths": [{"id": 0}]}]})");
@@ -38,6 +38,8 @@ TEST(TestedPathReader, ReadsIdsSortedAndSkipsTheRest) {
   ASSERT_EQ(f.size(), 2u);
   EXPECT_EQ(f[0].checksum, "c1");
   EXPECT_EQ(f[0].ids, (std::vector<uint64_t>{2, 5, 7}));
+  // Tested and field counts add up; a count left out is 0.
+  EXPECT_EQ(f[0].counts, (std::vector<uint64_t>{3, 0, 5}));
   EXPECT_EQ(f[1].checksum, "c2");
   EXPECT_TRUE(f[1].ids.empty());
   EXPECT_EQ(index.at("h")[0].ids, (std::vector<uint64_t>{0}));

@@ -98,8 +98,9 @@ HAND_CHECKED = {
     # [BL] Figure 10 / section 4: the back edge E->B gives the dummies
     # start:B and end:E, and four kinds of path (entry->exit, entry->back
     # edge, back edge->exit, back edge->back edge), all with distinct ids.
-    # NumPaths E 2, C 2, D 2, B 4, A 8. Tree (frequencies): A->B, B->C,
-    # C->E, B->D; potentials BL A0 B0 C0 D2 E0 F0, PPP A0 B0 C0 D1 E0 F0.
+    # NumPaths E 2, C 2, D 2, B 4, A 8. Tree (frequencies; end:E as often
+    # as the back edge, 9; start:B last): end:E, B->C, C->E, B->D;
+    # potentials BL A0 B-1 C-1 D1 E-1 F0, PPP A0 B0 C0 D1 E0 F0.
     "ball-larus-figure10": {
         "paths": {
             "A B C E F": (0, 0), "A B C E": (1, 0), "A B D E F": (2, 1),
@@ -115,18 +116,19 @@ HAND_CHECKED = {
             "A->B": 0, "start:B": 1, "B->C": 0, "B->D": 1, "C->E": 0,
             "D->E": 0, "E->F": 0, "end:E": 0,
         },
-        "spanning_tree": ["A->B", "B->C", "C->E", "B->D"],
+        "spanning_tree": ["B->C", "B->D", "C->E", "end:E"],
         "chords": {
-            "start:B": (4, 1), "D->E": (2, 1), "E->F": (0, 0), "end:E": (1, 0),
+            "A->B": (1, 0), "start:B": (5, 1), "D->E": (2, 1), "E->F": (-1, 0),
         },
-        "path_boundaries": {"E->B": ((1, 0), (4, 1))},
+        "path_boundaries": {"E->B": ((0, 0), (5, 1))},
         "total_paths": 8, "interval_size": 3, "delta": 1.0,
     },
     # A self loop (back edge a->a), a call in d that may longjmp to the
     # setjmp receiver e (abnormal d->e, fake s->e) and a noreturn call in c
     # (fake c->t). NumPaths e1 d2 c1 b3 a4 s9; values s: s->a 0, start:a 4,
-    # start:e 8. Tree: s->a, a->b, b->d, b->c, start:e; potentials BL
-    # a0 b0 c0 d1 e8, PPP a0 b0 c0 d0 e2.
+    # start:e 8. Path ends are as frequent as their edges (end:a 30, the
+    # self loop's), path starts rank last. Tree: start:e (forced), end:a,
+    # a->b, b->d, b->c; potentials BL a-3 b-3 c-3 d-2 e8, PPP e2 (others 0).
     "abnormal-self-loop": {
         "paths": {
             "s a b c": (0, 0), "s a b d t": (1, 0), "s a b d": (2, 0),
@@ -139,21 +141,21 @@ HAND_CHECKED = {
             "b->c": None, "b->d": 0, "end:c": None, "d->t": 0, "end:d": None,
             "e->t": 0,
         },
-        "spanning_tree": ["s->a", "start:e", "a->b", "b->c", "b->d"],
+        "spanning_tree": ["start:e", "a->b", "end:a", "b->c", "b->d"],
         "chords": {
-            "start:a": (4, 1), "end:a": (3, 0), "end:c": (0, 0),
-            "d->t": (1, 0), "end:d": (2, 0), "e->t": (8, 2),
+            "s->a": (3, 0), "start:a": (7, 1), "end:c": (-3, 0),
+            "d->t": (-2, 0), "end:d": (-1, 0), "e->t": (8, 2),
         },
         "path_boundaries": {
-            "a->a": ((3, 0), (4, 1)), "c->t": ((0, 0), None),
-            "d->e": ((2, 0), (0, 0)), "s->e": (None, (0, 0)),
+            "a->a": ((0, 0), (7, 1)), "c->t": ((-3, 0), None),
+            "d->e": ((-1, 0), (0, 0)), "s->e": (None, (0, 0)),
         },
         "total_paths": 9, "interval_size": 3, "delta": 1.0,
     },
     # [BL] section 5.3 cuts, on [PPP] Figure 6 with --path-limit 6: no inner
     # limit works until 1, which cuts d (3 paths); d->e, d->f, d->g then end
     # paths at d and start them at e, f, g: 6 paths instead of 9. Tree by
-    # edge id; potentials BL b1 c2 e3 f4 g5 (others 0), PPP g1 (others 0).
+    # edge id, path starts last; potentials BL b1 c2 (others 0), PPP 0.
     "cut-figure6": {
         "paths": {
             "s a d": (0, 0), "s b d": (1, 0), "s c d": (2, 0), "e t": (3, 0),
@@ -161,15 +163,15 @@ HAND_CHECKED = {
         },
         "interesting": ["s b d", "g t"],
         "cuts": ["d"],
-        "spanning_tree": ["s->a", "s->b", "s->c", "start:e", "start:f",
-                          "start:g", "a->d"],
+        "spanning_tree": ["s->a", "s->b", "s->c", "a->d", "e->t", "f->t",
+                          "g->t"],
         "chords": {
-            "b->d": (1, 0), "c->d": (2, 0), "end:d": (0, 0), "e->t": (3, 0),
-            "f->t": (4, 0), "g->t": (5, 1),
+            "start:e": (3, 0), "start:f": (4, 0), "start:g": (5, 1),
+            "b->d": (1, 0), "c->d": (2, 0), "end:d": (0, 0),
         },
         "path_boundaries": {
-            "d->e": ((0, 0), (0, 0)), "d->f": ((0, 0), (0, 0)),
-            "d->g": ((0, 0), (0, 0)),
+            "d->e": ((0, 0), (3, 0)), "d->f": ((0, 0), (4, 0)),
+            "d->g": ((0, 0), (5, 1)),
         },
         "total_paths": 6, "acyclic_paths": 9, "interval_size": 2,
         "delta": 1.0,

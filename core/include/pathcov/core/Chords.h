@@ -42,11 +42,16 @@ struct ChordPlacement {
 };
 
 // `pppWeights` is PppNumbering::weight (or empty: PPP increments are 0).
-// The tree takes edges by estimated frequency, highest first, ties by DAG
-// edge id, so the same DAG always gets the same chords.
+// The tree takes path starts last (their chords are free: the increment is
+// the register's initial value), the other edges by frequency, highest
+// first: measured (`edgeCounts`, per DAG edge, e.g. edgeCountsOfPaths of a
+// corpus's tested paths), then estimated (DagEdge::frequency), ties by DAG
+// edge id, so the same DAG and counts always get the same chords. Without
+// counts (empty), the estimates alone.
 ChordPlacement computeChordIncrements(const Dag &dag,
                                       const BallLarusNumbering &bl,
-                                      const std::vector<int64_t> &pppWeights);
+                                      const std::vector<int64_t> &pppWeights,
+                                      const std::vector<uint64_t> &edgeCounts = {});
 
 // The code placed on a CFG edge that ends one path and starts the next (a
 // back edge, a cut edge): count the path at register + pathEnd, then set the

@@ -42,8 +42,11 @@ struct DagEdge {
   BlockId dst;
   DagEdgeRole role;
   EdgeId cfgEdge;     // for DagEdgeRole::Cfg, else kNoId
-  uint64_t frequency; // the CFG edge's; 0 for dummies, whose increments fold
-                      // into path-end/start code and so cost nothing
+  // The CFG edge's. A path start's is 0: its increment is the value the
+  // register starts with, which costs nothing. A path end's is how often
+  // paths end there (its CFG edges'): its increment is an add before the
+  // check or count (and the miss's argument), so it belongs on the tree.
+  uint64_t frequency;
 };
 
 // DAG nodes are the CFG's blocks (same ids); unreachable blocks have no edges.

@@ -108,9 +108,14 @@ struct ResidualPlan {
 // `corpusChecksum` is empty when the corpus does not have the function.
 // Tested ids must be paths of `numbered`; an id that is not makes the plan
 // Stale (a corpus recorded against another numbering), never wrong.
+// `testedCounts`, parallel to `tested` (or empty), say how often the tests
+// ran each: the chords then go where the tests rarely or never went
+// (profile-guided placement, computeChordIncrements), else where the
+// compiler's estimates say.
 ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
                           const std::string &corpusChecksum,
                           const std::vector<uint64_t> &tested,
-                          const ResidualLimits &limits);
+                          const ResidualLimits &limits,
+                          const std::vector<uint64_t> &testedCounts = {});
 
 } // namespace pathcov

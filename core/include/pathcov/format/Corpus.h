@@ -119,10 +119,12 @@ nlohmann::json toJson(const Corpus &corpus);
 // with and the Ball-Larus ids of its interesting paths (ascending, no
 // duplicates): interesting = tested (paths) and field-observed
 // (field_paths, from `pathcov merge`), so a release build does not flag
-// again what the field already reported.
+// again what the field already reported. Their counts (tests' and field's,
+// saturating) place the release build's chords where they rarely run.
 struct TestedPaths {
   std::string checksum;
   std::vector<uint64_t> ids;
+  std::vector<uint64_t> counts; // parallel to ids
 };
 using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
 // From the corpus's text. A corpus is mostly metadata this does not need

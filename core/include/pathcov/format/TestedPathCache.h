@@ -5,8 +5,8 @@
 // beside the corpus and the others read it.
 //
 // Layout (native byte order, the cache never leaves the machine): the magic
-// "pcovidx2", the corpus hash, the index, then FNV-1a (fnv1a64) of all
-// that. The checksum finds damage, not forgery: who may have written the
+// "pcovidx4", the corpus hash, the index (each id with its count), then
+// FNV-1a (fnv1a64) of all that. The checksum finds damage, not forgery: who may have written the
 // file is for its reader to check (docs/residual-mode.md).
 #pragma once
 
