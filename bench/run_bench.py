@@ -795,7 +795,7 @@ def main():
     ap.add_argument("--residual-flags", default="",
                     help="more compiler flags for the residual variants, to measure "
                          "one technique against another (e.g. "
-                         "-fplugin-arg-pathcov-rebase-loops=0)")
+                         "-fplugin-arg-pathcov-bytemap-limit=0)")
     ap.add_argument("--output", default=os.path.join(TOP, "docs", "benchmarks.md"))
     args = ap.parse_args()
     ARGV.extend(a for a in sys.argv[1:])
