@@ -164,7 +164,7 @@ Dag buildDag(const Cfg &cfg, const std::vector<BlockId> &cuts) {
     const CfgEdge &e = cfg.edge(id);
     if (e.src != entry) {
       endsPath[e.src] = true;
-      endFrequency[e.src] += e.frequency;
+      endFrequency[e.src] = saturatingAdd(endFrequency[e.src], e.frequency);
     }
     if (e.dst != exit) {
       startsPath[e.dst] = true;

@@ -32,19 +32,6 @@ std::vector<DagEdgeId> regeneratePath(const Dag &dag,
   return path;
 }
 
-std::vector<uint64_t> edgeCountsOfPaths(const Dag &dag,
-                                        const BallLarusNumbering &bl,
-                                        const std::vector<uint64_t> &ids,
-                                        const std::vector<uint64_t> &counts) {
-  if (counts.size() != ids.size())
-    throw std::invalid_argument("path counts do not match the paths");
-  std::vector<uint64_t> edgeCounts(dag.edges.size(), 0);
-  for (size_t i = 0; i < ids.size(); ++i)
-    for (DagEdgeId e : regeneratePath(dag, bl, ids[i]))
-      edgeCounts[e] = saturatingAdd(edgeCounts[e], counts[i]);
-  return edgeCounts;
-}
-
 namespace {
 void checkIsPath(const Dag &dag, const std::vector<DagEdgeId> &path) {
   BlockId at = dag.entry;

@@ -2,6 +2,7 @@
 #include "pathcov/core/Paths.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 
 namespace pathcov {
@@ -130,11 +131,37 @@ ResidualPlan everyPathResidual(const NumberedDag &numbered,
   return plan;
 }
 
-// A path end needs a check unless every path ending there was tested: the
-// paths ending with v->EXIT are the paths from ENTRY to v, and the tested
-// ones are counted by regenerating them.
-void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
+// What one regeneration of each tested path (Ball-Larus section 3.5) tells
+// the plan, per DAG edge: how many tested paths end with it (the checks)
+// and how often the tests ran it (the chords; empty without counts).
+struct TestedEdges {
+  std::vector<uint64_t> pathsEnding;
+  std::vector<uint64_t> runs;
+};
+
+// `tested` ascending, each once; `counts` parallel to it, or empty.
+TestedEdges walkTestedPaths(const NumberedDag &numbered,
+                            const std::vector<uint64_t> &tested,
+                            const std::vector<uint64_t> &counts) {
   const Dag &dag = numbered.dag;
+  TestedEdges edges{std::vector<uint64_t>(dag.edges.size(), 0), {}};
+  if (!counts.empty())
+    edges.runs.assign(dag.edges.size(), 0);
+  for (size_t i = 0; i < tested.size(); ++i) {
+    const std::vector<DagEdgeId> path =
+        regeneratePath(dag, numbered.ballLarus, tested[i]);
+    ++edges.pathsEnding[path.back()];
+    if (!counts.empty())
+      for (DagEdgeId e : path)
+        edges.runs[e] = saturatingAdd(edges.runs[e], counts[i]);
+  }
+  return edges;
+}
+
+// A path end needs a check unless every path ending there was tested: the
+// paths ending with v->EXIT are the paths from ENTRY to v.
+void markCheckedEnds(const Dag &dag, const std::vector<uint64_t> &testedEnding,
+                     ResidualPlan &plan) {
   std::vector<uint64_t> pathsInto(dag.numNodes(), 0);
   pathsInto[dag.entry] = 1;
   const std::vector<BlockId> order = dag.reverseTopologicalOrder();
@@ -142,9 +169,6 @@ void markCheckedEnds(const NumberedDag &numbered, ResidualPlan &plan) {
     for (DagEdgeId e : dag.out[*v])
       pathsInto[dag.edges[e].dst] =
           saturatingAdd(pathsInto[dag.edges[e].dst], pathsInto[*v]);
-  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
-  for (uint64_t id : plan.tested)
-    ++testedEnding[regeneratePath(dag, numbered.ballLarus, id).back()];
   markEnds(dag, plan, [&](DagEdgeId e) {
     return testedEnding[e] < pathsInto[dag.edges[e].src];
   });
@@ -163,9 +187,20 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     return everyPathResidual(numbered, ResidualPolicy::Stale,
                              "the corpus has CFG checksum " + corpusChecksum +
                                  ", this build " + hex(cfgChecksum));
-  std::vector<uint64_t> tested = testedIds;
-  std::sort(tested.begin(), tested.end());
-  tested.erase(std::unique(tested.begin(), tested.end()), tested.end());
+  if (!testedCounts.empty() && testedCounts.size() != testedIds.size())
+    throw std::invalid_argument("tested counts do not match the tested ids");
+  // The ids ascending, each once, with their counts added up.
+  std::map<uint64_t, uint64_t> runsOf;
+  for (size_t i = 0; i < testedIds.size(); ++i) {
+    uint64_t &runs = runsOf[testedIds[i]];
+    runs = saturatingAdd(runs, testedCounts.empty() ? 0 : testedCounts[i]);
+  }
+  std::vector<uint64_t> tested, counts;
+  for (const auto &[id, runs] : runsOf) {
+    tested.push_back(id);
+    if (!testedCounts.empty())
+      counts.push_back(runs);
+  }
   const uint64_t numPaths = numbered.ballLarus.totalPaths;
   if (!tested.empty() && tested.back() >= numPaths)
     return everyPathResidual(
@@ -183,11 +218,12 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     // A PPP weight past 64 bits: no array; the others need no PPP ids.
     plan.ppp = PppNumbering();
   }
+  const TestedEdges edges = walkTestedPaths(numbered, tested, counts);
   // Counting tested paths needs code at every end: the counts live there.
   if (limits.countTested)
     markEveryEnd(numbered.dag, plan);
   else
-    markCheckedEnds(numbered, plan);
+    markCheckedEnds(numbered.dag, edges.pathsEnding, plan);
   const bool array = plan.ppp.intervalSize != 0 &&
                      plan.ppp.intervalSize <= limits.tableEntries &&
                      plan.ppp.delta <= limits.delta;
@@ -226,10 +262,7 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       numbered.dag, numbered.ballLarus,
       plan.policy == ResidualPolicy::Array ? plan.ppp.weight
                                            : std::vector<int64_t>{},
-      testedCounts.empty()
-          ? std::vector<uint64_t>{}
-          : edgeCountsOfPaths(numbered.dag, numbered.ballLarus, testedIds,
-                              testedCounts));
+      edges.runs);
   return plan;
 }
 

@@ -413,6 +413,17 @@ TEST(Residual, TestedCountsPutTheChordsOffTheHottestPath) {
   EXPECT_TRUE(estimated.chords.inTree[dag.dagEdgeOfCfgEdge[bc]]);
   for (DagEdgeId e : hot)
     EXPECT_EQ(measured.chords.inTree[e], e != dag.pathStart[B]) << e;
+  // A repeated id adds up its counts: B D E ran 4 + 4 times, more than
+  // B C E's 3 + 3, so D->E is on the tree (with 4 alone it would be a
+  // chord). Counts must match the ids.
+  const ResidualPlan repeated =
+      planResidual(numbered, cfg.checksum(), hex(cfg.checksum()), {7, 0, 4, 7},
+                   limits, {4, 3, 3, 4});
+  EXPECT_EQ(repeated.tested, tested);
+  EXPECT_TRUE(repeated.chords.inTree[dag.dagEdgeOfCfgEdge[de]]);
+  EXPECT_THROW(planResidual(numbered, cfg.checksum(), hex(cfg.checksum()),
+                            tested, limits, {1, 1}),
+               std::invalid_argument);
   for (uint64_t id = 0; id < numbered.ballLarus.totalPaths; ++id)
     for (const ResidualPlan *plan : {&estimated, &measured}) {
       std::string problem;

@@ -44,8 +44,8 @@ struct ChordPlacement {
 // `pppWeights` is PppNumbering::weight (or empty: PPP increments are 0).
 // The tree takes path starts last (their chords are free: the increment is
 // the register's initial value), the other edges by frequency, highest
-// first: measured (`edgeCounts`, per DAG edge, e.g. edgeCountsOfPaths of a
-// corpus's tested paths), then estimated (DagEdge::frequency), ties by DAG
+// first: measured (`edgeCounts`, per DAG edge, e.g. how often a corpus's
+// tested paths ran it), then estimated (DagEdge::frequency), ties by DAG
 // edge id, so the same DAG and counts always get the same chords. Without
 // counts (empty), the estimates alone.
 ChordPlacement computeChordIncrements(const Dag &dag,

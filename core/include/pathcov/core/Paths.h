@@ -27,15 +27,6 @@ uint64_t ballLarusIdOf(const Dag &dag, const BallLarusNumbering &bl,
 std::vector<BlockId> pathBlocks(const Dag &dag,
                                 const std::vector<DagEdgeId> &path);
 
-// How often each DAG edge ran, given how often each path did: per edge,
-// the sum of the counts of the paths `ids` that take it (saturating).
-// `counts` is parallel to `ids`. Throws std::out_of_range for an id that
-// is not a path.
-std::vector<uint64_t> edgeCountsOfPaths(const Dag &dag,
-                                        const BallLarusNumbering &bl,
-                                        const std::vector<uint64_t> &ids,
-                                        const std::vector<uint64_t> &counts);
-
 // Paths ENTRY to EXIT that run through none of the blocks marked in
 // `avoid` (saturating at UINT64_MAX): all paths minus this is how many run
 // through the marked blocks.
