@@ -206,10 +206,12 @@ private:
       for (const TestedPaths &entry : known->second)
         if (!tested || entry.checksum == f.checksum)
           tested = &entry;
+    // References, not copies of every tested function's ids and counts.
+    static const std::vector<uint64_t> kNone;
     const ResidualPlan plan = planResidual(
         numbered, g.cfg.checksum(), tested ? tested->checksum : "",
-        tested ? tested->ids : std::vector<uint64_t>{}, gOptions.residualLimits,
-        tested ? tested->counts : std::vector<uint64_t>{});
+        tested ? tested->ids : kNone, gOptions.residualLimits,
+        tested ? tested->counts : kNone);
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
       warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
                  "pathcov: the corpus is stale for %qs (%s): every path of it "

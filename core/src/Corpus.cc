@@ -240,18 +240,18 @@ TestedPathIndex readTestedPaths(std::string_view json) {
     // optional here: they only place chords (a corpus has them; without,
     // the compiler's estimates do).
     std::map<uint64_t, uint64_t> counts; // by id
-    for (const char *list : {"paths", "field_paths"}) {
-      const auto paths =
-          list == std::string_view("paths")
-              ? at.field<std::vector<nlohmann::json>>(f, list)
-              : at.optionalField<std::vector<nlohmann::json>>(f, list, {});
+    const auto add = [&](const char *list,
+                         const std::vector<nlohmann::json> &paths) {
       for (size_t k = 0; k < paths.size(); ++k) {
         const JsonPath path = at.at(list).index(k);
         uint64_t &count = counts[path.field<uint64_t>(paths[k], "id")];
         count = saturatingAdd(count,
                               path.optionalField<uint64_t>(paths[k], "count", 0));
       }
-    }
+    };
+    add("paths", at.field<std::vector<nlohmann::json>>(f, "paths"));
+    add("field_paths",
+        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {}));
     for (const auto &[id, count] : counts) {
       tested.ids.push_back(id);
       tested.counts.push_back(count);

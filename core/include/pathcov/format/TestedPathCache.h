@@ -6,8 +6,9 @@
 //
 // Layout (native byte order, the cache never leaves the machine): the magic
 // "pcovidx4", the corpus hash, the index (each id with its count), then
-// FNV-1a (fnv1a64) of all that. The checksum finds damage, not forgery: who may have written the
-// file is for its reader to check (docs/residual-mode.md).
+// FNV-1a (fnv1a64) of all that. The checksum finds damage, not forgery:
+// who may have written the file is for its reader to check
+// (docs/residual-mode.md).
 #pragma once
 
 #include "pathcov/format/Corpus.h"
