@@ -613,8 +613,7 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
     if (int code =
             writeOutput("report", prefix + pages.at(name),
                         filePage(name,
-                                 options.sources.locate(
-                                     name, sourceRootOf(projection, name)),
+                                 options.sources.locate(name, file.sourceRoot),
                                  file, views, field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",

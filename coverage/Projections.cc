@@ -107,17 +107,6 @@ FunctionProjection projectFunction(const CorpusFunction &f) {
   return projection;
 }
 
-std::string sourceRootOf(const CorpusProjection &projection,
-                         const std::string &file) {
-  for (const FunctionProjection &f : projection.functions) {
-    const auto line = f.lines.lower_bound({file, 0});
-    if (!f.function->metadata.sourceRoot.empty() && line != f.lines.end() &&
-        line->first.first == file)
-      return f.function->metadata.sourceRoot;
-  }
-  return "";
-}
-
 CorpusProjection projectCorpus(const Corpus &corpus) {
   CorpusProjection result;
   const std::vector<const CorpusFunction *> ordered = inSourceOrder(corpus);
@@ -134,6 +123,8 @@ CorpusProjection projectCorpus(const Corpus &corpus) {
     for (const auto &[line, count] : p.lines) {
       FileProjection &file = result.files[line.first];
       file.file = line.first;
+      if (file.sourceRoot.empty())
+        file.sourceRoot = m.sourceRoot;
       uint64_t &total = file.lines[line.second];
       total = saturatingAdd(total, count);
     }

@@ -54,6 +54,9 @@ FunctionProjection projectFunction(const CorpusFunction &f);
 // decisions add up their paths and tested paths.
 struct FileProjection {
   std::string file;
+  // The source_root of the functions with lines here: a relative `file` is
+  // relative to it on the machine that compiled it; "" if none.
+  std::string sourceRoot;
   std::vector<const FunctionProjection *> functions; // defined in this file
   std::map<int, uint64_t> lines;
   std::vector<const BranchProjection *> branches;
@@ -67,9 +70,5 @@ struct CorpusProjection {
 };
 
 CorpusProjection projectCorpus(const Corpus &corpus);
-
-// The source_root of a function with lines in `file`: relative names are
-// relative to it on the machine that compiled them; "" if none.
-std::string sourceRootOf(const CorpusProjection &projection, const std::string &file);
 
 } // namespace pathcov

@@ -61,7 +61,7 @@ std::string lcovName(const FunctionMetadata &m) {
 std::string lcov(const CorpusProjection &p, const SourceFiles &sources) {
   std::ostringstream out;
   for (const auto &[name, file] : p.files) {
-    out << "TN:\nSF:" << sources.locate(name, sourceRootOf(p, name)) << "\n";
+    out << "TN:\nSF:" << sources.locate(name, file.sourceRoot) << "\n";
     uint64_t fnHit = 0;
     for (const FunctionProjection *f : file.functions)
       out << "FN:" << f->function->metadata.line << ","
