@@ -102,7 +102,7 @@ public:
     case PathEnd::CheckBytemap:
       return checkBytemap(id);
     case PathEnd::CheckTable:
-      return checkTable(clamp(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+      return checkTable(mask(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     case PathEnd::CheckHashed:
       return checkHashed(id);
     }
@@ -174,9 +174,9 @@ public:
 
 private:
   // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
-  // decides. A clamped PPP id (out of the interval, negative ones wrapped)
-  // reaches the last slot, whose id no path has. The branches come later
-  // (insertCheckBranches).
+  // decides. A masked PPP id out of the interval (an untested path's,
+  // negative ones wrapped) reaches a slot whose id is another path's or
+  // none. The branches come later (insertCheckBranches).
   void checkTable(tree index, tree id) {
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
     add(gimple_build_assign(slot, element(index)));
@@ -259,6 +259,14 @@ private:
     }
     return build4(ARRAY_REF, counterType(), tables_.counters, at, NULL_TREE,
                   NULL_TREE);
+  }
+
+  // value & bound: an index into a table of bound + 1 entries, a power of
+  // two (CheckTable).
+  tree mask(tree value) {
+    tree masked = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
+    add(gimple_build_assign(masked, BIT_AND_EXPR, value, constant(tables_.bound)));
+    return masked;
   }
 
   tree clamp(tree value) {

@@ -236,7 +236,13 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.bytemap[id] = 1;
   } else if (array) {
     plan.policy = ResidualPolicy::Array;
-    plan.tableSize = plan.ppp.intervalSize;
+    // tableSize + 1 entries, a power of two above the interval: the check
+    // masks the PPP id (ppp & tableSize, one AND) where a bounds check
+    // took a compare and a conditional move.
+    plan.tableSize = 1;
+    while (plan.tableSize <= plan.ppp.intervalSize)
+      plan.tableSize *= 2;
+    --plan.tableSize;
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];

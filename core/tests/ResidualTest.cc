@@ -1,5 +1,5 @@
 // Residual mode's plan: the table policy and, above all, that the
-// instrumentation's check - PPP id clamped into the table, one compare of
+// instrumentation's check - PPP id masked into the table, one compare of
 // the Ball-Larus id - hits exactly for the tested paths.
 #include "RandomCfg.h"
 
@@ -52,8 +52,14 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     }
     return plan.bytemap[ballLarus] != 0;
   case ResidualPolicy::Array: {
-    const uint64_t slot = std::min(ppp, plan.tableSize);
-    return plan.table[slot] == ballLarus;
+    // ppp & tableSize, as the plugin's code: tableSize + 1 entries, a
+    // power of two.
+    if ((plan.tableSize & (plan.tableSize + 1)) != 0 ||
+        plan.table.size() != (plan.tableSize + 1) * (plan.counted ? 2 : 1)) {
+      problem = "an array table whose size is not a power of two";
+      return false;
+    }
+    return plan.table[ppp & plan.tableSize] == ballLarus;
   }
   case ResidualPolicy::Hashed: {
     // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id,

@@ -84,7 +84,8 @@ struct ResidualPlan {
   PppNumbering ppp;
   ChordPlacement chords; // PPP increments 0 unless Array
   // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
-  // tested path whose PPP id is k, or kNoPath), the last kNoPath. Sorted:
+  // tested path whose PPP id is k, or kNoPath), a power of two, those past
+  // the PPP interval (at least the last) kNoPath. Sorted:
   // the tested ids ascending, then kNoPath. With countTested, as many
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
   // twice the tested paths), each a tested id or kNoPath, then the two
