@@ -20,7 +20,7 @@ enum class PathEnd {
   CountInline,   // record: counters[min(id, num_paths)]++
   CountHashed,   // record: __pathcov_record_path(fn, id)
   CheckBytemap,  // residual: byte id of the bytemap set ? nothing : miss
-  CheckTable,    // residual: table[min(ppp, size)] holds id ? count it
+  CheckTable,    // residual: table[ppp & size] holds id ? count it
                  // (if counted) : miss
   CheckHashed,   // residual: table[h1(id)] or table[h2(id)] holds id ?
                  // count it (if counted) : miss (two-choice hash, see

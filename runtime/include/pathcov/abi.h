@@ -67,8 +67,9 @@ struct pathcov_function {
    * invalid_ids). 0 when hashed.
    * Residual mode: table_size + 1 Ball-Larus ids, then, with
    * PATHCOV_FN_COUNTED, their table_size + 1 counts (so a count is its id's
-   * address plus a constant). Indexed by PPP id (the last id is UINT64_MAX,
-   * which no path has: a PPP id clamped to table_size always misses), or,
+   * address plus a constant). Indexed by PPP id masked with table_size
+   * (table_size + 1 is a power of two; ids past the PPP interval, at least
+   * the last, are UINT64_MAX, which no path has), or,
    * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
    * read). With PATHCOV_FN_CUCKOO, the hash table and its two multipliers
    * (table_size + 2 words), then, with PATHCOV_FN_COUNTED, table_size

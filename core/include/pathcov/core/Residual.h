@@ -17,7 +17,7 @@ namespace pathcov {
 enum class ResidualPolicy : uint8_t {
   Bytemap,  // few enough Ball-Larus ids for a byte each: one register, one
             // compare with memory, no PPP register and no bounds check
-  Array,    // PPP-indexed table: min(ppp, size), one compare
+  Array,    // PPP-indexed table: ppp & size, one compare
   Hashed,   // PPP interval too large: a constant two-choice (cuckoo) hash
             // table of the tested ids, two probes inline whatever the
             // function's size
