@@ -87,7 +87,7 @@ public:
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
       // the runtime reports: branch-free and never out of bounds.
-      increment(element(clamp(id)), one());
+      increment(element(indexWithin(MIN_EXPR, id)), one());
       return;
     case PathEnd::CountHashed:
       return callRuntime(recordPathDecl(), id);
@@ -102,7 +102,8 @@ public:
     case PathEnd::CheckBytemap:
       return checkBytemap(id);
     case PathEnd::CheckTable:
-      return checkTable(mask(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+      return checkTable(
+          indexWithin(BIT_AND_EXPR, sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     case PathEnd::CheckHashed:
       return checkHashed(id);
     }
@@ -261,18 +262,13 @@ private:
                   NULL_TREE);
   }
 
-  // value & bound: an index into a table of bound + 1 entries, a power of
-  // two (CheckTable).
-  tree mask(tree value) {
-    tree masked = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-    add(gimple_build_assign(masked, BIT_AND_EXPR, value, constant(tables_.bound)));
-    return masked;
-  }
-
-  tree clamp(tree value) {
-    tree clamped = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-    add(gimple_build_assign(clamped, MIN_EXPR, value, constant(tables_.bound)));
-    return clamped;
+  // An index into a table of bound + 1 entries: MIN_EXPR clamps (record
+  // mode's counters, the last one for ids out of range), BIT_AND_EXPR
+  // masks (CheckTable: a power of two of entries, one AND).
+  tree indexWithin(tree_code bound, tree value) {
+    tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
+    add(gimple_build_assign(index, bound, value, constant(tables_.bound)));
+    return index;
   }
 
   tree sum(tree reg, int64_t offset, const char *name) {

@@ -263,10 +263,7 @@ private:
     if (gOptions.residualLimits.countTested || plan.checkedEnds == 0 ||
         policy == ResidualPolicy::Sorted || policy == ResidualPolicy::Complete)
       return 0;
-    uint64_t slots = 1;
-    while (slots < kMaxSeenSlots && slots < numPaths)
-      slots *= 2;
-    return slots;
+    return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
   }
   static constexpr uint64_t kMaxSeenSlots = 256;
 

@@ -73,9 +73,7 @@ namespace {
 // table.
 bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
   const std::vector<uint64_t> &ids = plan.tested;
-  uint64_t size = 2;
-  while (size < 2 * ids.size())
-    size *= 2;
+  uint64_t size = powerOfTwoAtLeast(std::max<uint64_t>(2, 2 * ids.size()));
   for (int doubled = 0; doubled < 2; ++doubled, size *= 2)
     for (unsigned n = 0; n < limits.hashAttempts; ++n) {
       const auto [k1, k2] = hashMultipliers(n);
@@ -224,8 +222,14 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     markEveryEnd(numbered.dag, plan);
   else
     markCheckedEnds(numbered.dag, edges.pathsEnding, plan);
-  const bool array = plan.ppp.intervalSize != 0 &&
-                     plan.ppp.intervalSize <= limits.tableEntries &&
+  // An array has a power of two of entries above the PPP interval: the
+  // check masks the PPP id (ppp & tableSize, one AND) where a bounds check
+  // took a compare and a conditional move. table-limit bounds those
+  // entries, padding included.
+  const uint64_t arrayEntries =
+      plan.ppp.intervalSize == 0 ? 0
+                                 : powerOfTwoAtLeast(plan.ppp.intervalSize + 1);
+  const bool array = arrayEntries != 0 && arrayEntries <= limits.tableEntries &&
                      plan.ppp.delta <= limits.delta;
   if (plan.checkedEnds == 0) {
     plan.policy = ResidualPolicy::Complete;
@@ -236,13 +240,7 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.bytemap[id] = 1;
   } else if (array) {
     plan.policy = ResidualPolicy::Array;
-    // tableSize + 1 entries, a power of two above the interval: the check
-    // masks the PPP id (ppp & tableSize, one AND) where a bounds check
-    // took a compare and a conditional move.
-    plan.tableSize = 1;
-    while (plan.tableSize <= plan.ppp.intervalSize)
-      plan.tableSize *= 2;
-    --plan.tableSize;
+    plan.tableSize = arrayEntries - 1;
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < tested.size(); ++i)
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];

@@ -1649,6 +1649,18 @@ TEST(PropertyChecked, UnsignedAddThrowsAndSaturatingAddSticks) {
   EXPECT_TRUE(saturated);
 }
 
+TEST(PropertyChecked, PowerOfTwoAtLeastRoundsUpOrSaysItDoesNotFit) {
+  EXPECT_EQ(powerOfTwoAtLeast(0), 1u);
+  EXPECT_EQ(powerOfTwoAtLeast(1), 1u);
+  EXPECT_EQ(powerOfTwoAtLeast(2), 2u);
+  EXPECT_EQ(powerOfTwoAtLeast(3), 4u);
+  EXPECT_EQ(powerOfTwoAtLeast(4096), 4096u);
+  EXPECT_EQ(powerOfTwoAtLeast(4097), 8192u);
+  EXPECT_EQ(powerOfTwoAtLeast(uint64_t{1} << 63), uint64_t{1} << 63);
+  EXPECT_EQ(powerOfTwoAtLeast((uint64_t{1} << 63) + 1), 0u);
+  EXPECT_EQ(powerOfTwoAtLeast(UINT64_MAX), 0u);
+}
+
 TEST(PropertyChecked, ToSignedAcceptsExactlyTheInt64Range) {
   EXPECT_EQ(toSigned(0, "t"), 0);
   EXPECT_EQ(toSigned(uint64_t(INT64_MAX), "t"), INT64_MAX);

@@ -127,6 +127,10 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   EXPECT_EQ(array.tableSize, 3u);
   EXPECT_EQ(array.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
   expectExactChecks(array);
+  // table-limit bounds the entries the table has: the interval of 3 takes
+  // 4 (a power of two above it); with a limit of 3, the hash table.
+  EXPECT_EQ(plan({4, 16, 0, false}).policy, ResidualPolicy::Array);
+  EXPECT_EQ(plan({3, 16, 0, false}).policy, ResidualPolicy::Hashed);
   // Counting the tested paths: never a bytemap, and counts after the ids.
   const ResidualPlan counted = plan({4096, 16, 1 << 16, true});
   EXPECT_EQ(counted.policy, ResidualPolicy::Array);

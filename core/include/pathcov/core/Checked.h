@@ -63,4 +63,15 @@ inline uint64_t saturatingAdd(uint64_t a, uint64_t b) {
   return saturatingAdd(a, b, saturated);
 }
 
+// The smallest power of two at least `n` (1 for 0), or 0 when it does not
+// fit in 64 bits: table and slot sizes that an AND can index.
+inline uint64_t powerOfTwoAtLeast(uint64_t n) {
+  if (n > (uint64_t{1} << 63))
+    return 0;
+  uint64_t p = 1;
+  while (p < n)
+    p *= 2;
+  return p;
+}
+
 } // namespace pathcov

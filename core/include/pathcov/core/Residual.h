@@ -37,7 +37,7 @@ const char *residualPolicyName(ResidualPolicy policy);
 inline constexpr uint64_t kNoPath = UINT64_MAX;
 
 struct ResidualLimits {
-  uint64_t tableEntries = 4096; // the largest PPP interval given an array
+  uint64_t tableEntries = 4096; // the most entries of an array (padding too)
   double delta = 16;            // the largest interval / tested paths
   // The most Ball-Larus ids given a bytemap (a byte each, so 4 KiB at
   // most). 0: never; PPP tables only.
