@@ -135,6 +135,27 @@ ProjectPaths unitProjectPaths(const std::string &sourceRoot) {
                       main_input_filename ? main_input_filename : "", prefixMap);
 }
 
+namespace {
+
+// The -O option `decl` is compiled with: the command line's last, or its
+// optimize attribute.
+std::string optimizationOption(tree decl) {
+  if (opt_for_fn(decl, optimize_debug))
+    return "-Og";
+  if (opt_for_fn(decl, optimize_fast))
+    return "-Ofast";
+  switch (opt_for_fn(decl, optimize_size)) {
+  case 0:
+    return "-O" + std::to_string(opt_for_fn(decl, optimize));
+  case 1:
+    return "-Os";
+  default:
+    return "-Oz";
+  }
+}
+
+} // namespace
+
 FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   tree decl = fun->decl;
   FunctionMetadata f;
@@ -145,6 +166,7 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   f.file = paths(DECL_SOURCE_FILE(decl) ? DECL_SOURCE_FILE(decl) : "");
   f.sourceRoot = paths.root();
   f.line = DECL_SOURCE_LINE(decl);
+  f.optimization = optimizationOption(decl);
   // A function the linker keeps one copy of (inline, template, weak) is
   // one function wherever it was emitted: the ODR makes its name enough.
   // Any other is its unit's: statics of the same name in different units,

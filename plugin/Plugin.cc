@@ -213,10 +213,7 @@ private:
         tested ? tested->ids : kNone, gOptions.residualLimits,
         tested ? tested->counts : kNone);
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
-      warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
-                 "pathcov: the corpus is stale for %qs (%s): every path of it "
-                 "is reported as residual",
-                 f.name.c_str(), plan.why.c_str());
+      warnStale(fun, f, *tested, plan);
     gStats.add(plan);
 
     const ResidualPolicy policy = plan.policy;
@@ -251,6 +248,31 @@ private:
     instrumentPaths(g, numbered, plan.chords, tables, gOptions);
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
+
+  // A line per stale function, but one per unit when the tests were built
+  // at -O0 and this unit optimizes (or the reverse): then all are stale
+  // for that one reason.
+  void warnStale(function *fun, const FunctionMetadata &f,
+                 const TestedPaths &tested, const ResidualPlan &plan) {
+    if (sameCfgOptimizationClass(tested.optimization, f.optimization)) {
+      warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
+                 "pathcov: the corpus is stale for %qs (%s): every path of it "
+                 "is reported as residual",
+                 f.name.c_str(), plan.why.c_str());
+      return;
+    }
+    if (warnedOptimization_)
+      return;
+    warnedOptimization_ = true;
+    warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
+               "pathcov: the corpus was recorded at %qs, this unit is built "
+               "at %qs: GCC%'s CFGs differ between %<-O0%> and the optimizing "
+               "levels, so this unit%'s functions are stale (every path "
+               "residual); build the tests and the release both at %<-O0%> or "
+               "both at %<-Og%> or above (docs/in-your-build.md)",
+               tested.optimization.c_str(), f.optimization.c_str());
+  }
+  bool warnedOptimization_ = false;
 
   // First sighting only (docs/residual-mode.md): the seen slots of a
   // function whose checked path ends miss to the runtime (bytemap, array,

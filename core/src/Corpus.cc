@@ -214,7 +214,7 @@ bool keepForTestedPaths(int depth, nlohmann::json::parse_event_t event,
     return key == "format" || key == "format_version" || key == "functions";
   case 3:
     return key == "identity" || key == "checksum" || key == "skipped" ||
-           key == "paths" || key == "field_paths";
+           key == "optimization" || key == "paths" || key == "field_paths";
   case 5:
     return key == "id" || key == "count";
   default:
@@ -235,7 +235,8 @@ TestedPathIndex readTestedPaths(std::string_view json) {
     const nlohmann::json &f = functions[i];
     if (!at.optionalField<std::string>(f, "skipped", "").empty())
       continue;
-    TestedPaths tested{at.field<std::string>(f, "checksum"), {}, {}};
+    TestedPaths tested{at.field<std::string>(f, "checksum"), {}, {},
+                       at.optionalField<std::string>(f, "optimization", "")};
     // Field-observed paths are interesting too (docs/merge.md). Counts are
     // optional here: they only place chords (a corpus has them; without,
     // the compiler's estimates do).

@@ -96,6 +96,10 @@ NumberedDag FunctionMetadata::number() const {
   return numberBallLarus(*cfg, pathLimit, forcedCuts);
 }
 
+bool sameCfgOptimizationClass(const std::string &a, const std::string &b) {
+  return a.empty() || b.empty() || (a == "-O0") == (b == "-O0");
+}
+
 FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
   const JsonPath top;
   FunctionMetadata f;
@@ -110,6 +114,7 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
     f.file = top.field<std::string>(record, "file");
     f.sourceRoot = top.optionalField<std::string>(record, "source_root", "");
     f.line = top.field<int>(record, "line");
+    f.optimization = top.optionalField<std::string>(record, "optimization", "");
     f.skipped = top.optionalField<std::string>(record, "skipped", "");
     if (!f.skipped.empty())
       return f;
@@ -156,6 +161,8 @@ nlohmann::json toJson(const FunctionMetadata &f) {
                    {"line", f.line}};
   if (!f.sourceRoot.empty())
     j["source_root"] = wellFormedUtf8(f.sourceRoot);
+  if (!f.optimization.empty())
+    j["optimization"] = f.optimization;
   if (!f.skipped.empty()) {
     j["skipped"] = f.skipped;
     return j;

@@ -8,8 +8,8 @@ namespace {
 
 // Version 2 added the trailing checksum; version 3 caches corpora of format
 // 2 only: an older cache of an older corpus must not outlive its identities;
-// version 4 adds each path's count.
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '4'};
+// version 4 adds each path's count, version 5 the optimization option.
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '5'};
 constexpr size_t kChecksumSize = 8;
 
 void put(std::string &out, uint64_t v) {
@@ -64,6 +64,7 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
     put(out, versions.size());
     for (const TestedPaths &v : versions) {
       put(out, v.checksum);
+      put(out, v.optimization);
       put(out, v.ids.size());
       for (size_t i = 0; i < v.ids.size(); ++i) {
         put(out, v.ids[i]);
@@ -101,7 +102,8 @@ std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
     for (uint64_t v = 0; v < versions; ++v) {
       TestedPaths tested;
       uint64_t ids;
-      if (!in.get(tested.checksum) || !in.count(ids, 16))
+      if (!in.get(tested.checksum) || !in.get(tested.optimization) ||
+          !in.count(ids, 16))
         return std::nullopt;
       tested.ids.resize(ids);
       tested.counts.resize(ids);

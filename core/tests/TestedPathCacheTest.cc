@@ -13,9 +13,9 @@ namespace {
 
 TestedPathIndex sample() {
   TestedPathIndex index;
-  index["main"] = {{"00000000000000aa", {0, 3, 7}, {5, 1, UINT64_MAX}}};
-  index["lib.c:parse"] = {{"00000000000000bb", {}, {}},
-                          {"00000000000000cc", {1, uint64_t(1) << 60}, {2, 9}}};
+  index["main"] = {{"00000000000000aa", {0, 3, 7}, {5, 1, UINT64_MAX}, "-O2"}};
+  index["lib.c:parse"] = {{"00000000000000bb", {}, {}, ""},
+                          {"00000000000000cc", {1, uint64_t(1) << 60}, {2, 9}, "-O0"}};
   return index;
 }
 
@@ -40,6 +40,8 @@ TEST(TestedPathCache, RoundTrips) {
   EXPECT_EQ(parse[1].ids, (std::vector<uint64_t>{1, uint64_t(1) << 60}));
   EXPECT_EQ(parse[1].counts, (std::vector<uint64_t>{2, 9}));
   EXPECT_EQ(decoded->at("main")[0].ids, (std::vector<uint64_t>{0, 3, 7}));
+  EXPECT_EQ(decoded->at("main")[0].optimization, "-O2");
+  EXPECT_EQ(parse[0].optimization, "");
   EXPECT_EQ(decoded->at("main")[0].counts,
             (std::vector<uint64_t>{5, 1, UINT64_MAX}));
 }
@@ -106,7 +108,7 @@ TEST(TestedPathCache, RefusesIdsOutOfOrder) {
   for (const std::vector<uint64_t> &ids :
        {std::vector<uint64_t>{3, 3}, std::vector<uint64_t>{7, 0}}) {
     TestedPathIndex index;
-    index["main"] = {{"00000000000000aa", ids, {1, 1}}};
+    index["main"] = {{"00000000000000aa", ids, {1, 1}, ""}};
     EXPECT_FALSE(decodeTestedPathCache(encodeTestedPathCache(index, 42), 42)
                      .has_value());
   }

@@ -52,9 +52,9 @@ def fnv1a(data):
 
 
 def forged_cache(corpus, magic):
-    """What an attacker who can read the corpus writes: a cache of it, in
-    the plugin's own format (`magic` from one it wrote), with every path of
-    every function tested: nothing would be reported."""
+    """What an attacker who can read the corpus writes: a cache of it in the
+    plugin's own format (`magic` from one it wrote: pcovidx5), with every
+    path of every function tested: nothing would be reported."""
     doc = json.load(open(corpus))
 
     def text(s):
@@ -63,11 +63,10 @@ def forged_cache(corpus, magic):
                               len(doc["functions"]))
     for f in sorted(doc["functions"], key=lambda f: f["identity"]):
         out += text(f["identity"]) + struct.pack("<Q", 1) + text(f["checksum"])
+        out += text(f.get("optimization", ""))
         out += struct.pack("<Q", f["num_paths"])
-        out += b"".join(struct.pack("<Q", i) for i in range(f["num_paths"]))
-    if magic.endswith(b"2"):  # format 2 ends with its checksum
-        out += struct.pack("<Q", fnv1a(out))
-    return out
+        out += b"".join(struct.pack("<QQ", i, 1) for i in range(f["num_paths"]))
+    return out + struct.pack("<Q", fnv1a(out))
 
 
 def setup_directory(path, mode, corpus):
@@ -156,6 +155,14 @@ def main():
     os.remove(cache)
     with open(cache, "wb") as f:
         f.write(forged)
+    # The control: trusted, the forgery is read (every path tested), so the
+    # refusals below are the checks' doing, not a malformed file's.
+    os.chmod(cache, 0o600)
+    result = residual(home, output)
+    check("a trusted forged cache is read",
+          result is not None and result.returncode == 0 and
+          open(output, "rb").read() != open(reference, "rb").read(),
+          result.stderr if result else "hung")
     os.chmod(cache, 0o666)
     same_object("cache writable by others", residual(home, output), output,
                 reference)

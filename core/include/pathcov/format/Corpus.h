@@ -123,8 +123,10 @@ nlohmann::json toJson(const Corpus &corpus);
 // saturating) place the release build's chords where they rarely run.
 struct TestedPaths {
   std::string checksum;
+
   std::vector<uint64_t> ids;
   std::vector<uint64_t> counts; // parallel to ids
+  std::string optimization;     // FunctionMetadata::optimization
 };
 using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
 // From the corpus's text. A corpus is mostly metadata this does not need

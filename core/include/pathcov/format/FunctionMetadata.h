@@ -30,6 +30,10 @@ struct FunctionMetadata {
   // paths above are relative to; empty if none (docs/record-mode.md).
   std::string sourceRoot;
   int line = 0;
+  // The -O option the function was compiled with ("-O0", "-Og", "-O2",
+  // "-Os", ...); empty in records from before it was recorded. GCC's CFGs
+  // differ between -O0 and the optimizing levels (docs/in-your-build.md).
+  std::string optimization;
   std::string skipped; // why the plugin left it alone; empty if instrumented
 
   // The rest only for instrumented functions.
@@ -56,6 +60,13 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record);
 nlohmann::json toJson(const FunctionMetadata &function);
 
 std::string hex64(uint64_t value);
+
+// False if one of two FunctionMetadata::optimization options is -O0 and
+// the other an optimizing level (-Og, -O1 and above): GCC's CFGs of a
+// function then differ (from -O1 on, `a && b` folds into one condition),
+// so tested paths recorded at one cannot serve the other. True if either
+// is unknown.
+bool sameCfgOptimizationClass(const std::string &a, const std::string &b);
 
 // `bytes` with every byte that is not part of well-formed UTF-8 replaced by
 // the code point U+00XX of the same value: how the runtime writes such

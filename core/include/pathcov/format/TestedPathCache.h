@@ -5,7 +5,8 @@
 // beside the corpus and the others read it.
 //
 // Layout (native byte order, the cache never leaves the machine): the magic
-// "pcovidx4", the corpus hash, the index (each id with its count), then
+// "pcovidx5", the corpus hash, the index (each version's -O option, each id
+// with its count), then
 // FNV-1a (fnv1a64) of all that. The checksum finds damage, not forgery:
 // who may have written the file is for its reader to check
 // (docs/residual-mode.md).

@@ -1,0 +1,108 @@
+#!/usr/bin/env python3
+"""A corpus recorded at -O0 against an optimized release build (CMake's
+default test build is -O0, issue 18's trap 1): GCC's CFGs differ between
+-O0 and the optimizing levels, so every function is stale. The residual
+build must say so in one line naming both options, not once per function;
+corpora and release builds of the same class build silently.
+
+- the corpus records each function's -O option ("optimization");
+- -O0 corpus, -O2 release: one warning naming '-O0' and '-O2', no per-function
+  stale warnings, every function stale;
+- -O2 corpus, -O0 release: the same warning the other way round;
+- -O2 corpus, release at -O1, -Og, -Os, -O3, -O2: no optimization warning.
+
+usage: check_optimization_class.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SOURCE = os.path.join(HERE, "short_circuits.c")
+FUNCTIONS = ("both", "either", "main")
+failures = []
+
+
+def check(what, ok, detail=""):
+    if not ok:
+        failures.append(f"{what}{': ' + detail if detail else ''}")
+
+
+def record(level, work):
+    """The corpus of short_circuits.c built at `level` and run once."""
+    program = os.path.join(work, f"record{level}")
+    subprocess.run(["gcc", level, f"-fplugin={PLUGIN}", SOURCE, "-o", program,
+                    RUNTIME, "-lpthread"], check=True)
+    profiles = os.path.join(work, f"profiles{level}")
+    subprocess.run([program], capture_output=True, check=True,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    corpus = os.path.join(work, f"corpus{level}.json")
+    subprocess.run([PATHCOV, "collect", "-o", corpus, profiles], check=True)
+    return corpus
+
+
+def residual(level, corpus, work):
+    """The pathcov warnings of a residual build at `level`, and how many of
+    its functions got each table policy (-fplugin-arg-pathcov-stats)."""
+    stats = os.path.join(work, f"stats{level}.json")
+    if os.path.exists(stats):
+        os.remove(stats)
+    result = subprocess.run(
+        ["gcc", level, f"-fplugin={PLUGIN}", "-fplugin-arg-pathcov-mode=residual",
+         f"-fplugin-arg-pathcov-corpus={corpus}",
+         f"-fplugin-arg-pathcov-stats={stats}", "-c", SOURCE,
+         "-o", os.path.join(work, "out.o")],
+        capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
+    check(f"residual build at {level}", result.returncode == 0, result.stderr)
+    warnings = [line for line in result.stderr.splitlines()
+                if "pathcov:" in line]
+    policies = json.loads(open(stats).readline())["functions"] \
+        if os.path.exists(stats) else {}
+    return warnings, policies
+
+
+def main():
+    global PLUGIN, RUNTIME, PATHCOV
+    PLUGIN, RUNTIME, PATHCOV, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    os.makedirs(work)
+
+    unoptimized = record("-O0", work)
+    optimized = record("-O2", work)
+    for corpus, level in ((unoptimized, "-O0"), (optimized, "-O2")):
+        recorded = {f["name"]: f.get("optimization")
+                    for f in json.load(open(corpus))["functions"]}
+        check(f"the {level} corpus records {level}",
+              all(recorded.get(name) == level for name in FUNCTIONS),
+              str(recorded))
+
+    for corpus, recorded, built in ((unoptimized, "-O0", "-O2"),
+                                    (optimized, "-O2", "-O0")):
+        warnings, policies = residual(built, corpus, work)
+        said = f"the corpus was recorded at '{recorded}', this unit is built " \
+               f"at '{built}'"
+        check(f"{recorded} corpus, {built} build: one warning naming both",
+              len(warnings) == 1 and said in warnings[0], "\n".join(warnings))
+        check(f"{recorded} corpus, {built} build: every function stale",
+              policies.get("stale") == len(FUNCTIONS), str(policies))
+
+    for level in ("-O1", "-Og", "-Os", "-O3", "-O2"):
+        warnings, policies = residual(level, optimized, work)
+        check(f"-O2 corpus, {level} build: no optimization warning",
+              not any("recorded at" in w for w in warnings),
+              "\n".join(warnings))
+    warnings, policies = residual("-O2", optimized, work)
+    check("-O2 corpus, -O2 build: silent, nothing stale",
+          not warnings and policies.get("stale") == 0,
+          "\n".join(warnings) + str(policies))
+
+    for failure in failures:
+        print("FAIL:", failure)
+    if not failures:
+        print("PASS: the optimization class of a corpus is checked, once")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
