@@ -351,7 +351,7 @@ std::pair<uint64_t, uint64_t> lineCounts(const std::map<int, uint64_t> &lines) {
 std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
                       const std::map<std::string, std::string> &pages,
                       const std::vector<FunctionView> &views,
-                      const HtmlOptions &options) {
+                      const FieldRuns &field, const HtmlOptions &options) {
   std::vector<const FunctionProjection *> all;
   for (const FunctionProjection &f : p.functions)
     all.push_back(&f);
@@ -363,7 +363,9 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
     lines += count;
   }
   std::ostringstream out;
-  out << pageStart("pathcov report") << "<h1>pathcov: path coverage</h1>\n"
+  out << pageStart(options.title) << "<h1>" << escapeMarkup(options.title)
+      << "</h1>\n<p class=\"note\" id=\"made\">" << escapeMarkup(options.date)
+      << ", by <code>" << escapeMarkup(options.command) << "</code></p>\n"
       << "<table class=\"summary\" id=\"summary\">\n"
       << "<tr><th>Paths tested (functions with at most " << options.pathBound
       << " paths)</th><td class=\"num\" id=\"paths\">"
@@ -379,7 +381,21 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
       << fraction(linesHit, lines) << "</td><td>" << bar(linesHit, lines)
       << "</td></tr>\n"
       << "<tr><th>Profiles</th><td class=\"num\">" << corpus.profiles
-      << "</td><td></td></tr>\n</table>\n"
+      << "</td><td></td></tr>\n";
+  // Only for a corpus that field reports were merged into (docs/merge.md).
+  if (!field.empty()) {
+    uint64_t observed = 0, residual = 0;
+    for (const FunctionProjection &f : p.functions)
+      if (const auto *runs = fieldRunsOf(field, *f.function)) {
+        observed += runs->size();
+        residual += untestedFieldPaths(*f.function, runs);
+      }
+    out << "<tr><th>Field-observed paths</th><td class=\"num\" "
+           "id=\"field\">"
+        << observed << "</td><td class=\"note\" id=\"residual\">" << residual
+        << " never tested</td></tr>\n";
+  }
+  out << "</table>\n"
       << "<p class=\"note\">A path is one acyclic run through a function "
          "(Ball-Larus); loops start new paths. Line and branch coverage can "
          "be complete while paths are untested.</p>\n";
@@ -401,7 +417,9 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   out << "<h2>Functions</h2>\n<table id=\"functions-table\">\n<tr>"
          "<th>Function</th><th>Where</th><th class=\"num\">Calls</th>"
          "<th class=\"num\">Paths tested</th><th>Path coverage</th>"
-         "<th class=\"num\">Interrupted</th></tr>\n";
+         "<th class=\"num\">Interrupted</th>"
+      << (field.empty() ? "" : "<th class=\"num\">Field, untested</th>")
+      << "</tr>\n";
   for (const FunctionView &v : views) {
     const CorpusFunction &f = *v.projection->function;
     const FunctionMetadata &m = f.metadata;
@@ -413,7 +431,11 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
         << (m.numPaths > options.pathBound
                 ? std::string("above the bound")
                 : bar(f.paths.size(), m.numPaths))
-        << "</td><td class=\"num\">" << f.interrupted << "</td></tr>\n";
+        << "</td><td class=\"num\">" << f.interrupted << "</td>";
+    if (!field.empty())
+      out << "<td class=\"num\">"
+          << untestedFieldPaths(f, fieldRunsOf(field, f)) << "</td>";
+    out << "</tr>\n";
   }
   out << "</table>\n";
   if (!p.skipped.empty()) {
@@ -540,8 +562,9 @@ std::string filePage(const std::string &name, const std::string &sourceFile,
 
   const PathCounts c = countPaths(file.functions, options.pathBound);
   std::ostringstream out;
-  out << pageStart(name + " - pathcov") << "<p><a href=\"index.html\">"
-      << "&larr; all files</a></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>"
+  out << pageStart(name + " - " + options.title) << "<p><a href=\"index.html\">"
+      << "&larr; " << escapeMarkup(options.title) << ": all files</a> <span "
+      << "class=\"note\">" << escapeMarkup(options.date) << "</span></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>"
       << fraction(c.tested, c.total) << " paths tested "
       << bar(c.tested, c.total) << " in " << file.functions.size()
       << " functions. Select a path to highlight its lines and blocks.</p>\n";
@@ -617,7 +640,7 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
                                  file, views, field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",
-                     indexPage(corpus, projection, pages, views, options));
+                     indexPage(corpus, projection, pages, views, field, options));
 }
 
 } // namespace pathcov

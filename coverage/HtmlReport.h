@@ -20,6 +20,9 @@ struct HtmlOptions {
   uint64_t pathBound = 1000;     // functions above it: not in the totals
   uint64_t maxUntestedPaths = 50; // untested paths listed per function
   SourceFiles sources{{}};         // where the source text is read from
+  std::string title = "Path coverage";
+  std::string date;    // when the report was made, as people read it
+  std::string command; // the command that made it, as a shell takes it
 };
 
 // Writes DIR/index.html and one page per file; returns an exit code

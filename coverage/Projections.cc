@@ -19,7 +19,7 @@ bool isDecision(EdgeKind kind) {
 
 } // namespace
 
-FunctionProjection projectFunction(const CorpusFunction &f) {
+FunctionProjection projectFunction(const CorpusFunction &f, DecisionCount decisions) {
   const FunctionMetadata &m = f.metadata;
   const Cfg &cfg = *m.cfg;
   const NumberedDag numbered = m.number();
@@ -90,6 +90,14 @@ FunctionProjection projectFunction(const CorpusFunction &f) {
     for (unsigned i = 0; i < branches.size(); ++i)
       projection.branches.push_back(
           {line, b, i, blockCount[b] > 0, edgeCount[branches[i]]});
+    if (decisions == DecisionCount::Outcomes) {
+      DecisionProjection &d = projection.decisions[line];
+      for (const EdgeId e : branches) {
+        ++d.paths;
+        d.tested += edgeCount[e] > 0;
+      }
+      continue;
+    }
     if (projection.decisions.count(line))
       continue;
     std::vector<bool> onLine(cfg.numBlocks(), false);
@@ -107,12 +115,12 @@ FunctionProjection projectFunction(const CorpusFunction &f) {
   return projection;
 }
 
-CorpusProjection projectCorpus(const Corpus &corpus) {
+CorpusProjection projectCorpus(const Corpus &corpus, DecisionCount decisions) {
   CorpusProjection result;
   const std::vector<const CorpusFunction *> ordered = inSourceOrder(corpus);
   for (const CorpusFunction *f : ordered)
     if (f->metadata.skipped.empty())
-      result.functions.push_back(projectFunction(*f));
+      result.functions.push_back(projectFunction(*f, decisions));
     else
       result.skipped.push_back(f);
   for (const FunctionProjection &p : result.functions) {

@@ -29,11 +29,20 @@ struct BranchProjection {
   uint64_t taken = 0;    // runs of tested paths that take this edge
 };
 
-// A decision line: the last line of a block with branches. Paths through
-// the line: the function's paths that run through any block on the line.
+// A decision line: the last line of a block with branches, and what its
+// "branches" are for Cobertura's condition-coverage and SonarQube's
+// branchesToCover (docs/report.md):
+enum class DecisionCount {
+  // the function's paths that run through any block on the line, those of
+  // them the tests ran: path coverage, the default;
+  Paths,
+  // the line's branch outcomes (LCOV's BRDA on it), those a tested path
+  // takes: gcov's, gcovr's and LCOV's branch coverage.
+  Outcomes,
+};
 struct DecisionProjection {
-  uint64_t paths = 0;
-  uint64_t tested = 0;
+  uint64_t paths = 0;  // with Outcomes: the outcomes
+  uint64_t tested = 0; // with Outcomes: those taken
 };
 
 struct FunctionProjection {
@@ -46,7 +55,8 @@ struct FunctionProjection {
 };
 
 // Projects an instrumented function (not for skipped ones).
-FunctionProjection projectFunction(const CorpusFunction &f);
+FunctionProjection projectFunction(const CorpusFunction &f,
+                                   DecisionCount decisions = DecisionCount::Paths);
 
 // A function's lines and decisions added up per source line over all
 // functions: line counts add up (a line in several functions, a template
@@ -69,6 +79,7 @@ struct CorpusProjection {
   std::map<std::string, FileProjection> files;
 };
 
-CorpusProjection projectCorpus(const Corpus &corpus);
+CorpusProjection projectCorpus(const Corpus &corpus,
+                               DecisionCount decisions = DecisionCount::Paths);
 
 } // namespace pathcov

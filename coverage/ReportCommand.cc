@@ -15,10 +15,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -30,10 +33,39 @@ struct ReportOptions {
   std::string format;
   std::string corpus;
   std::string output = "-";
+  std::string branches = "paths";      // cobertura, sonarqube: or outcomes
+  std::string title = "Path coverage"; // html
+  std::string command;                 // html: the command line, quoted
   uint64_t maxResults = 1000;
   uint64_t maxFunctionPaths = 64;
   std::vector<std::string> sourceRoots; // --source-root, in order
 };
+
+// When the report was made: SOURCE_DATE_EPOCH if set, as reproducible
+// builds ask (reproducible-builds.org/specs/source-date-epoch), else now;
+// none if the variable is not a number of seconds.
+std::optional<std::time_t> reportTime() {
+  const char *epoch = std::getenv("SOURCE_DATE_EPOCH");
+  if (!epoch || !*epoch)
+    return std::time(nullptr);
+  uint64_t seconds = 0;
+  for (const char *c = epoch; *c; ++c)
+    if (!std::isdigit(static_cast<unsigned char>(*c)) ||
+        __builtin_mul_overflow(seconds, 10, &seconds) ||
+        __builtin_add_overflow(seconds, uint64_t(*c - '0'), &seconds) ||
+        seconds > uint64_t(INT64_MAX))
+      return std::nullopt;
+  return static_cast<std::time_t>(seconds);
+}
+
+std::string utcText(std::time_t when) {
+  std::tm tm{};
+  char text[64];
+  if (!gmtime_r(&when, &tm) ||
+      !std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm))
+    return std::to_string(when) + " s since 1970";
+  return text;
+}
 
 // Java readers (Cobertura plugins, SonarQube) keep these counts in an int.
 constexpr uint64_t kMaxJavaInt = 2147483647;
@@ -139,6 +171,14 @@ struct Totals {
 };
 
 // "k% (covered/total)" with k rounded down: 100% only when all are covered.
+// What a decision line's "branches" are, for the XML formats' readers (no
+// "--" in an XML comment: no option names).
+const char *decisionMeaning(DecisionCount counting) {
+  return counting == DecisionCount::Paths
+             ? "the paths through a decision line, not its branch outcomes"
+             : "the branch outcomes of a decision line, as LCOV's branches";
+}
+
 std::string conditionCoverage(const DecisionProjection &d) {
   const uint64_t total = capped(d.paths);
   const uint64_t covered = std::min(d.tested, total);
@@ -197,7 +237,8 @@ std::string coberturaSources(const CorpusProjection &p, const SourceFiles &sourc
   return text + " </sources>\n";
 }
 
-std::string cobertura(const CorpusProjection &p, const SourceFiles &sources) {
+std::string cobertura(const CorpusProjection &p, const SourceFiles &sources,
+                      DecisionCount counting, std::time_t made) {
   // Packages are directories, classes files, as gcovr writes them.
   std::map<std::string, std::vector<const FileProjection *>> packages;
   for (const auto &[name, file] : p.files)
@@ -216,8 +257,8 @@ std::string cobertura(const CorpusProjection &p, const SourceFiles &sources) {
       << "<!DOCTYPE coverage SYSTEM "
          "\"http://cobertura.sourceforge.net/xml/coverage-04.dtd\">\n"
       << "<!-- pathcov: path coverage projected onto lines; "
-         "condition-coverage counts the paths through a decision line "
-         "(docs/report.md) -->\n"
+         "condition-coverage counts "
+      << decisionMeaning(counting) << " (docs/report.md) -->\n"
       << "<coverage line-rate=\"" << rate(all.linesHit, all.lines)
       << "\" branch-rate=\"" << rate(all.conditionsHit, all.conditions)
       << "\" lines-covered=\"" << all.linesHit << "\" lines-valid=\""
@@ -225,7 +266,7 @@ std::string cobertura(const CorpusProjection &p, const SourceFiles &sources) {
       << "\" branches-valid=\"" << all.conditions
       << "\" complexity=\"0\" version=\"pathcov " PATHCOV_VERSION
          "\" timestamp=\""
-      << std::time(nullptr) << "\">\n"
+      << made << "\">\n"
       << coberturaSources(p, sources) << " <packages>\n";
   for (const auto &[package, files] : packages) {
     const Totals &t = packageTotals[package];
@@ -270,11 +311,12 @@ std::string cobertura(const CorpusProjection &p, const SourceFiles &sources) {
 
 // ----------------------------------------------------------- SonarQube
 
-std::string sonarqube(const CorpusProjection &p) {
+std::string sonarqube(const CorpusProjection &p, DecisionCount counting) {
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
       << "<!-- pathcov: path coverage projected onto lines; branchesToCover "
-         "counts the paths through a decision line (docs/report.md) -->\n"
+         "counts "
+      << decisionMeaning(counting) << " (docs/report.md) -->\n"
       << "<coverage version=\"1\">\n";
   for (const auto &[name, file] : p.files) {
     if (file.lines.empty())
@@ -516,6 +558,12 @@ int runReport(const ReportOptions &options) {
     std::cerr << "pathcov report: --format html needs -o DIR\n";
     return kExitUsage;
   }
+  const std::optional<std::time_t> made = reportTime();
+  if (!made) {
+    std::cerr << "pathcov report: SOURCE_DATE_EPOCH=" << std::getenv("SOURCE_DATE_EPOCH")
+              << " is not a number of seconds since 1970\n";
+    return kExitUsage;
+  }
   std::string text;
   try {
     const nlohmann::json doc = readJson(options.corpus);
@@ -524,21 +572,27 @@ int runReport(const ReportOptions &options) {
     if (options.format == "html") {
       HtmlOptions html;
       html.sources = sources;
+      html.title = options.title;
+      html.date = utcText(*made);
+      html.command = options.command;
       return writeHtmlReport(corpus, projectCorpus(corpus), fieldRunsByFunction(corpus),
                              options.output, html);
     }
     if (options.format == "sarif") {
       text = sarif(options, corpus, fieldRunsByFunction(corpus)).dump(1) + "\n";
     } else {
-      const CorpusProjection projection = projectCorpus(corpus);
+      const DecisionCount counting = options.branches == "outcomes"
+                                         ? DecisionCount::Outcomes
+                                         : DecisionCount::Paths;
+      const CorpusProjection projection = projectCorpus(corpus, counting);
       if (options.format == "lcov")
         text = lcov(projection, sources);
       else if (options.format == "gcovr")
         text = gcovrJson(projection).dump(1) + "\n";
       else if (options.format == "cobertura")
-        text = cobertura(projection, sources);
+        text = cobertura(projection, sources, counting, *made);
       else if (options.format == "sonarqube")
-        text = sonarqube(projection);
+        text = sonarqube(projection, counting);
       else
         text = summary(projection).dump(1) + "\n";
     }
@@ -571,8 +625,10 @@ constexpr const char *kReportHelp =
 
 } // namespace
 
-void addReportCommand(CLI::App &app, int &exitCode) {
+void addReportCommand(CLI::App &app, int &exitCode,
+                      const std::string &commandLine) {
   const auto options = std::make_shared<ReportOptions>();
+  options->command = commandLine;
   CLI::App *report = app.add_subcommand(
       "report", "Project a corpus into LCOV, Cobertura, SonarQube, SARIF, "
                 "a JSON summary or an HTML report");
@@ -600,6 +656,15 @@ void addReportCommand(CLI::App &app, int &exitCode) {
                      "html, cobertura: look for sources recorded with relative "
                      "paths here first (repeatable; then the corpus's "
                      "source_root, then the working directory)");
+  report
+      ->add_option("--branches", options->branches,
+                   "cobertura, sonarqube: a decision line's branches are the "
+                   "paths through it (paths) or its branch outcomes as LCOV "
+                   "counts them (outcomes)")
+      ->check(CLI::IsMember({"paths", "outcomes"}))
+      ->capture_default_str();
+  report->add_option("--title", options->title, "html: the report's title")
+      ->capture_default_str();
   report->footer(std::string(kReportHelp) + "\n\n" + kExitCodeHelp);
   report->callback([options, &exitCode] { exitCode = runReport(*options); });
 }

@@ -2,12 +2,16 @@
 // code review read (LCOV, Cobertura, SonarQube, SARIF) and a JSON summary.
 #pragma once
 
+#include <string>
+
 namespace CLI {
 class App;
 }
 
 namespace pathcov {
 
-void addReportCommand(CLI::App &app, int &exitCode);
+// `commandLine`: how the HTML report says it was made.
+void addReportCommand(CLI::App &app, int &exitCode,
+                      const std::string &commandLine);
 
 } // namespace pathcov

@@ -118,22 +118,6 @@ std::string untestedText(const std::map<uint64_t, uint64_t> *fieldRuns,
   return "untested";
 }
 
-// The field runs of f's paths, or null if the field never ran any.
-const std::map<uint64_t, uint64_t> *fieldRunsOf(const FieldRuns &field,
-                                                const CorpusFunction &f) {
-  const auto found = field.find(keyOf(f.metadata));
-  return found == field.end() ? nullptr : &found->second;
-}
-
-// The paths the field ran and the tests did not.
-uint64_t untestedFieldPaths(const CorpusFunction &f,
-                            const std::map<uint64_t, uint64_t> *fieldRuns) {
-  if (!fieldRuns)
-    return 0;
-  return std::count_if(fieldRuns->begin(), fieldRuns->end(),
-                       [&](const auto &run) { return !f.paths.count(run.first); });
-}
-
 void showText(const ShowOptions &options, const CorpusFunction &f,
               const FieldRuns &field, std::ostream &out) {
   const FunctionMetadata &m = f.metadata;

@@ -13,6 +13,36 @@
 #include <csignal>
 #include <exception>
 #include <iostream>
+#include <string>
+
+namespace {
+
+// argv as a POSIX shell takes it back: each word bare if it is made of
+// characters no shell treats specially, else in single quotes.
+std::string shellCommandLine(int argc, char **argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    const std::string word = argv[i];
+    if (i > 0)
+      line += ' ';
+    const bool bare = !word.empty() &&
+                      word.find_first_not_of("abcdefghijklmnopqrstuvwxyz"
+                                             "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "0123456789@%+=:,./_-") ==
+                          std::string::npos;
+    if (bare) {
+      line += word;
+      continue;
+    }
+    line += '\'';
+    for (const char c : word)
+      line += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    line += '\'';
+  }
+  return line;
+}
+
+} // namespace
 
 int main(int argc, char **argv) {
   CLI::App app{"pathcov: path coverage with Ball-Larus and preferential path "
@@ -30,7 +60,7 @@ int main(int argc, char **argv) {
   pathcov::addCollectCommand(app, exitCode);
   pathcov::addShowCommand(app, exitCode);
   pathcov::addDecodeCommand(app, exitCode);
-  pathcov::addReportCommand(app, exitCode);
+  pathcov::addReportCommand(app, exitCode, shellCommandLine(argc, argv));
   pathcov::addGateCommand(app, exitCode);
   pathcov::addMergeCommand(app, exitCode);
   try {

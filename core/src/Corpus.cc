@@ -78,6 +78,20 @@ FieldRuns fieldRunsByFunction(const Corpus &corpus) {
   return found;
 }
 
+const std::map<uint64_t, uint64_t> *fieldRunsOf(const FieldRuns &field,
+                                                const CorpusFunction &f) {
+  const auto found = field.find(keyOf(f.metadata));
+  return found == field.end() ? nullptr : &found->second;
+}
+
+uint64_t untestedFieldPaths(const CorpusFunction &f,
+                            const std::map<uint64_t, uint64_t> *fieldRuns) {
+  if (!fieldRuns)
+    return 0;
+  return std::count_if(fieldRuns->begin(), fieldRuns->end(),
+                       [&](const auto &run) { return !f.paths.count(run.first); });
+}
+
 uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered,
                           uint64_t callsAndResumes,
                           const std::map<uint64_t, TestedPath> &paths) {

@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from html.parser import HTMLParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -106,18 +107,36 @@ def main():
     field_corpus = with_field_paths(corpus, {0: 7, 1: 2},
                                     os.path.join(work, "field-corpus.json"))
 
+    # Made twice with SOURCE_DATE_EPOCH (reproducible builds): the same
+    # bytes. The second time, the pages are read before they are replaced.
     out = os.path.join(work, "html")
-    must([args.pathcov, "report", "--format", "html", field_corpus, "-o", out],
-         "pathcov report --format html")
-    again = os.path.join(work, "html-again")
-    must([args.pathcov, "report", "--format", "html", field_corpus, "-o",
-          again], "pathcov report --format html (again)")
+    command = [args.pathcov, "report", "--format", "html", field_corpus,
+               "-o", out, "--title", "Classify's <paths>"]
+    fixed = {**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}
+    must(command, "pathcov report --format html", env=fixed)
     pages = sorted(os.listdir(out))
-    check(pages == sorted(os.listdir(again)), "pages differ between runs")
+    first = {page: open(os.path.join(out, page), "rb").read() for page in pages}
+    must(command, "pathcov report --format html (again)", env=fixed)
+    check(pages == sorted(os.listdir(out)), "pages differ between runs")
     for page in pages:
-        check(open(os.path.join(out, page), "rb").read() ==
-              open(os.path.join(again, page), "rb").read(),
+        check(first[page] == open(os.path.join(out, page), "rb").read(),
               f"{page}: not deterministic")
+    result = subprocess.run(command, capture_output=True, text=True,
+                            env={**os.environ, "SOURCE_DATE_EPOCH": "soon"})
+    check(result.returncode == 2 and "SOURCE_DATE_EPOCH=soon" in result.stderr,
+          f"a bad SOURCE_DATE_EPOCH: exit {result.returncode} {result.stderr}")
+    # Without it, the date is now's.
+    now = os.path.join(work, "html-now")
+    before = time.strftime("%Y-%m-%d", time.gmtime())
+    must([args.pathcov, "report", "--format", "html", field_corpus, "-o", now],
+         "pathcov report --format html (now)",
+         env={k: v for k, v in os.environ.items() if k != "SOURCE_DATE_EPOCH"})
+    dates = {before, time.strftime("%Y-%m-%d", time.gmtime())}
+    made = re.search(r'id="made">(\d{4}-\d\d-\d\d) \d\d:\d\d UTC, by <code>',
+                     open(os.path.join(now, "index.html")).read())
+    check(made and made.group(1) in dates,
+          f"index without SOURCE_DATE_EPOCH: date {made and made.group(1)}, "
+          f"want {dates}")
     result = subprocess.run([args.pathcov, "report", "--format", "html",
                              corpus], capture_output=True, text=True)
     check(result.returncode == 2 and "-o DIR" in result.stderr,
@@ -131,12 +150,24 @@ def main():
 
     index = os.path.join(out, "index.html")
     dom = chromium(args, work, "file://" + index, "--dump-dom")
+    # Its title, date and the command that made it, quoted for a shell.
+    check("<title>Classify's &lt;paths&gt;</title>" in dom and
+          "<h1>Classify's &lt;paths&gt;</h1>" in dom, "index: no title")
+    quoted = f"{args.pathcov} report --format html {field_corpus} -o {out} " \
+             "--title 'Classify'\\''s &lt;paths&gt;'"
+    check(f'<p class="note" id="made">2023-11-14 22:13 UTC, by <code>{quoted}'
+          '</code></p>' in dom, f"index: no date and command {quoted}")
     want = f'id="paths">{totals["tested_paths"]}/{totals["num_paths"]}<'
     check(want in dom, f"index: no {want}")
     check(f'id="functions">{totals["functions"]}<' in dom,
           "index: function count")
     for name in ("classify", "never", "main"):
         check(f">{name}</a>" in dom, f"index: no function {name}")
+    # Field paths 0 (never tested) and 1 (tested) of classify.
+    check('id="field">2<' in dom and 'id="residual">1 never tested<' in dom,
+          "index: no count of field-observed paths")
+    check(re.search(r'>classify</a></td>.*?<td class="num">1</td></tr>', dom),
+          "index: classify's untested field path not in its row")
     links = re.findall(r'<a href="([^"#]+\.html)">([^<]+)</a>', dom)
     check([l[1] for l in links] == [source], f"index: file links {links}")
     if not links:
@@ -148,6 +179,9 @@ def main():
     dom = chromium(args, work, url, "--dump-dom")
     check('<h2>classify <span class="note">line 5</span></h2>' in dom,
           "file page: no classify heading")
+    check(f"<title>{source} - Classify's &lt;paths&gt;</title>" in dom and
+          "\u2190 Classify's &lt;paths&gt;: all files</a> <span class=\"note\">"
+          "2023-11-14 22:13 UTC</span>" in dom, "file page: no title and date")
     # classify.c is recorded relative to the checkout, as the demo's files
     # are: found through the corpus's source_root, not the working directory.
     check(not os.path.isabs(source) and 'id="no-source"' not in dom,

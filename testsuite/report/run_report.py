@@ -9,7 +9,8 @@ collects the corpus and checks, value by value:
     (lcov --summary with branch coverage on, genhtml);
   - cobertura and sonarqube: well-formed XML, the attributes of classify's
     lines (condition-coverage = tested paths through the line / paths
-    through it);
+    through it); with --branches outcomes, branch outcomes whose totals
+    are LCOV's BRDA; the timestamp from SOURCE_DATE_EPOCH;
   - sarif: the SARIF 2.1.0 structure, untested paths of called functions,
     and residual paths when the corpus has field_paths; stable fingerprints;
   - json: the pathcov-summary of classify;
@@ -133,6 +134,46 @@ def check_sonarqube(args, corpus, source):
         if "branchesToCover" in l:
             check(0 <= int(l["coveredBranches"]) <= int(l["branchesToCover"]),
                   f"sonarqube: {l}")
+
+
+def check_branch_outcomes(args, corpus, source):
+    """--branches outcomes: Cobertura's and SonarQube's branches are LCOV's
+    (gcov's) branch outcomes, and their totals agree with LCOV's BRDA."""
+    text = report(args, "cobertura", corpus, "--branches", "outcomes")
+    check("condition-coverage counts the branch outcomes" in text,
+          "cobertura outcomes: the comment does not say what it counts")
+    check("condition-coverage counts the paths" in
+          report(args, "cobertura", corpus),
+          "cobertura: the comment does not say it counts paths")
+    root = ET.fromstring(text.encode())
+    classes = [c for c in root.iter("class") if c.get("filename") == source]
+    methods = {m.get("name"): m for m in classes[0].iter("method")}
+    lines = {int(l.get("number")): l for l in methods["classify"].iter("line")}
+    for number in (7, 9):
+        check(lines[number].get("condition-coverage") == "100% (2/2)",
+              f"cobertura outcomes: line {number}: {lines[number].attrib}")
+    check(methods["classify"].get("branch-rate") == "1.0000",
+          f"cobertura outcomes: classify {methods['classify'].attrib}")
+    brda = [l.split(",", 3)[3] for l in report(args, "lcov", corpus).splitlines()
+            if l.startswith("BRDA:")]
+    taken = sum(t not in ("-", "0") for t in brda)
+    check((root.get("branches-valid"), root.get("branches-covered")) ==
+          (str(len(brda)), str(taken)),
+          f"cobertura outcomes: branches {root.get('branches-covered')}/"
+          f"{root.get('branches-valid')}, LCOV's BRDA {taken}/{len(brda)}")
+    sonar = ET.fromstring(report(args, "sonarqube", corpus, "--branches",
+                                 "outcomes").encode())
+    line7 = [l.attrib for f in sonar.iter("file") if f.get("path") == source
+             for l in f if l.get("lineNumber") == "7"]
+    check(line7 == [{"lineNumber": "7", "covered": "true",
+                     "branchesToCover": "2", "coveredBranches": "2"}],
+          f"sonarqube outcomes: line 7 {line7}")
+    stamped = subprocess.run(
+        [args.pathcov, "report", "--format", "cobertura", corpus],
+        capture_output=True, text=True,
+        env={**os.environ, "SOURCE_DATE_EPOCH": "1700000000"}).stdout
+    check('timestamp="1700000000"' in stamped,
+          "cobertura: timestamp is not SOURCE_DATE_EPOCH's")
 
 
 def check_sarif_structure(doc, what):
@@ -295,6 +336,7 @@ def main():
     check_lcov(args, work, corpus, source)
     check_cobertura(args, corpus, source)
     check_sonarqube(args, corpus, source)
+    check_branch_outcomes(args, corpus, source)
     check_sarif(args, work, corpus)
     check_json(args, corpus, source)
     for failure in FAILURES:

@@ -101,6 +101,12 @@ FunctionKey keyOf(const FunctionMetadata &f);
 // that shows field paths reads.
 using FieldRuns = std::map<FunctionKey, std::map<uint64_t, uint64_t>>;
 FieldRuns fieldRunsByFunction(const Corpus &corpus);
+// The field runs of f's paths, or null if the field never ran any.
+const std::map<uint64_t, uint64_t> *fieldRunsOf(const FieldRuns &field,
+                                                const CorpusFunction &f);
+// How many of the paths the field ran (fieldRunsOf) the tests did not.
+uint64_t untestedFieldPaths(const CorpusFunction &f,
+                            const std::map<uint64_t, uint64_t> *fieldRuns);
 
 // Abandoned paths: calls plus resumes (each starts a path that should end
 // the invocation) minus the runs of paths that end the invocation.
