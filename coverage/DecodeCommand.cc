@@ -32,6 +32,7 @@ struct DecodeOptions {
   // Detached metadata (Modules.h); default gdb's.
   std::vector<std::string> debugDirs{kDefaultDebugDir};
   bool json = false;
+  bool details = false; // build-id, times to the nanosecond, threads
   std::string output = "-";
 };
 
@@ -355,11 +356,20 @@ std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
   return text;
 }
 
-void showText(const DecodedReport &d, std::ostream &out) {
+// "2025-06-01 12:00:00 UTC"
+std::string utcSeconds(uint64_t ns) {
+  const std::string precise = utcTime(ns);
+  return precise.size() > 19 && precise[10] == 'T'
+             ? precise.substr(0, 10) + " " + precise.substr(11, 8) + " UTC"
+             : precise;
+}
+
+void showText(const DecodedReport &d, bool details, std::ostream &out) {
   const Report &r = d.report;
-  out << displayName(r.file) << ": " << r.module << " (build-id "
-      << (r.buildId.empty() ? "none" : r.buildId) << "), pid " << r.pid
-      << ", written ";
+  out << displayName(r.file) << ": " << r.module;
+  if (details)
+    out << " (build-id " << (r.buildId.empty() ? "none" : r.buildId) << ")";
+  out << ", pid " << r.pid << ", written ";
   if (r.reason == "signal") {
     const std::string name = signalName(r.signal);
     out << "on signal " << r.signal << (name.empty() ? "" : " (" + name + ")");
@@ -368,8 +378,11 @@ void showText(const DecodedReport &d, std::ostream &out) {
             : r.reason == "exec" ? "before exec"
                                  : "on request");
   }
-  out << " " << utcTime(r.writtenNs) << " ("
-      << sinceStart(r.writtenNs, r.startedNs) << ")\n";
+  if (details)
+    out << " " << utcTime(r.writtenNs) << " ("
+        << sinceStart(r.writtenNs, r.startedNs) << ")\n";
+  else
+    out << " " << utcSeconds(r.writtenNs) << "\n";
   if (d.binary != r.module)
     out << "  metadata from " << d.binary << "\n";
   out << "  " << plural(d.distinctPaths, "residual path", "residual paths")
@@ -394,11 +407,12 @@ void showText(const DecodedReport &d, std::ostream &out) {
     for (const DecodedPath &p : fn.paths) {
       const Residual &x = p.residual;
       out << "  residual path " << x.id << ": " << pathText(f, p.path)
-          << "\n    " << plural(x.count, "run", "runs") << "; first seen "
-          << utcTime(x.firstSeenNs) << " ("
-          << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
-          << x.thread << (x.thread == r.pid ? " (the main thread)" : "")
-          << "\n";
+          << "\n    " << plural(x.count, "run", "runs");
+      if (details)
+        out << "; first seen " << utcTime(x.firstSeenNs) << " ("
+            << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
+            << x.thread << (x.thread == r.pid ? " (the main thread)" : "");
+      out << "\n";
       if (p.nearest)
         out << "    nearest tested path " << p.nearest->id << ": "
             << pathText(f, *p.nearest) << "\n";
@@ -516,7 +530,7 @@ int runDecode(const DecodeOptions &options) {
     for (size_t i = 0; i < decoded.size(); ++i) {
       if (i)
         text << "\n";
-      showText(decoded[i], text);
+      showText(decoded[i], options.details, text);
     }
     return writeOutput("decode", options.output, text.str());
   }
@@ -553,6 +567,10 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
       "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
       "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
   decode->add_flag("--json", options->json, "JSON output");
+  decode->add_flag("--details", options->details,
+                   "Text: also each report's build-id, and when and by which "
+                   "thread each path was first seen, to the nanosecond "
+                   "(--json always has them)");
   decode
       ->add_option("-o,--output", options->output,
                    "Write here; - is standard output")

@@ -431,6 +431,22 @@ def main():
                    if l.startswith("  residual path ")]
     if len(shown_paths) != report["residual_paths"]:
         fail("the text output does not show every residual path once")
+    # Compact by default: the header on one short line, a path's runs
+    # without its timing; --details adds the build-id and the first sightings.
+    header = text.splitlines()[0]
+    if "build-id" in header or not re.search(
+            r", written at exit \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$", header) \
+            or "first seen" in text:
+        fail(f"the default text is not compact:\n{text}")
+    detailed = must([pathcov, "decode", "--details", exit_report],
+                    "pathcov decode --details").stdout
+    first_seen = [l for l in detailed.splitlines()
+                  if re.match(r"    \d+ runs?; first seen \d{4}-.*Z \(\d+\.\d{6} s "
+                              r"after start\) by thread \d+", l)]
+    if "(build-id " not in detailed.splitlines()[0] or \
+            len(first_seen) != len(shown_paths):
+        fail(f"decode --details lacks the build-id or first sightings:\n"
+             f"{detailed}")
 
     # A crash report, and several reports at once, into a file.
     text = must([pathcov, "decode", crash_report], "decode a crash").stdout
