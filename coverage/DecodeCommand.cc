@@ -33,6 +33,8 @@ struct DecodeOptions {
   std::vector<std::string> debugDirs{kDefaultDebugDir};
   bool json = false;
   bool details = false; // build-id, times to the nanosecond, threads
+  bool source = false;                  // each path's source text too
+  std::vector<std::string> sourceRoots; // --source-root, in order
   std::string output = "-";
 };
 
@@ -364,7 +366,9 @@ std::string utcSeconds(uint64_t ns) {
              : precise;
 }
 
-void showText(const DecodedReport &d, bool details, std::ostream &out) {
+void showText(const DecodedReport &d, const DecodeOptions &options,
+              const SourceFiles &sources, std::ostream &out) {
+  const bool details = options.details;
   const Report &r = d.report;
   out << displayName(r.file) << ": " << r.module;
   if (details)
@@ -406,8 +410,10 @@ void showText(const DecodedReport &d, bool details, std::ostream &out) {
           << " of " << f.numPaths << "\n";
     for (const DecodedPath &p : fn.paths) {
       const Residual &x = p.residual;
-      out << "  residual path " << x.id << ": " << pathText(f, p.path)
-          << "\n    " << plural(x.count, "run", "runs");
+      out << "  residual path " << x.id << ": " << pathText(f, p.path) << "\n";
+      if (options.source)
+        out << pathSourceText(f, p.path, sources, "    ");
+      out << "    " << plural(x.count, "run", "runs");
       if (details)
         out << "; first seen " << utcTime(x.firstSeenNs) << " ("
             << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
@@ -526,11 +532,12 @@ int runDecode(const DecodeOptions &options) {
     return kExitBadInput;
   }
   if (!options.json) {
+    const SourceFiles sources(options.sourceRoots);
     std::ostringstream text;
     for (size_t i = 0; i < decoded.size(); ++i) {
       if (i)
         text << "\n";
-      showText(decoded[i], options.details, text);
+      showText(decoded[i], options, sources, text);
     }
     return writeOutput("decode", options.output, text.str());
   }
@@ -566,6 +573,13 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
       "Where to look for metadata detached from stripped modules (objcopy "
       "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
       "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
+  decode->add_flag("--source", options->source,
+                   "Text output: each residual path's source lines under it");
+  decode->add_option("--source-root", options->sourceRoots,
+                     "Look for sources recorded with relative paths here "
+                     "first (repeatable; then the metadata's source_root, "
+                     "then the working directory); implies --source")
+      ->each([options](const std::string &) { options->source = true; });
   decode->add_flag("--json", options->json, "JSON output");
   decode->add_flag("--details", options->details,
                    "Text: also each report's build-id, and when and by which "

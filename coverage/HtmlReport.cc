@@ -536,7 +536,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   return out.str();
 }
 
-std::string filePage(const std::string &name, const std::string &sourceFile,
+std::string filePage(const std::string &name,
                      const FileProjection &file,
                      const std::vector<FunctionView> &views,
                      const FieldRuns &field, const HtmlOptions &options) {
@@ -549,13 +549,10 @@ std::string filePage(const std::string &name, const std::string &sourceFile,
         sum.total = saturatingAdd(sum.total, lp.total);
         sum.tested = saturatingAdd(sum.tested, lp.tested);
       }
-  std::vector<std::string> source;
-  try { // the corpus names the file: it may be gone, or a FIFO
-    std::istringstream in(readInput(sourceFile));
-    for (std::string line; std::getline(in, line);)
-      source.push_back(line);
-  } catch (const InputError &) {
-  }
+  static const std::vector<std::string> kUnreadable;
+  const std::vector<std::string> *readable =
+      options.sources.lines(name, file.sourceRoot);
+  const std::vector<std::string> &source = readable ? *readable : kUnreadable;
   int last = static_cast<int>(source.size());
   if (!file.lines.empty())
     last = std::max(last, file.lines.rbegin()->first);
@@ -635,9 +632,7 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
   for (const auto &[name, file] : projection.files)
     if (int code =
             writeOutput("report", prefix + pages.at(name),
-                        filePage(name,
-                                 options.sources.locate(name, file.sourceRoot),
-                                 file, views, field, options)))
+                        filePage(name, file, views, field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",
                      indexPage(corpus, projection, pages, views, field, options));

@@ -1,5 +1,7 @@
 #include "PathText.h"
 
+#include <cstdio>
+
 #include "pathcov/core/Paths.h"
 
 #include <set>
@@ -114,6 +116,34 @@ std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p) {
     }
   }
   return text;
+}
+
+std::string pathSourceText(const FunctionMetadata &f, const PathDescription &p,
+                           const SourceFiles &sources, const std::string &indent) {
+  std::string text;
+  std::string lastFile;
+  int lastLine = 0;
+  for (size_t step = 0; step < p.steps.size(); ++step) {
+    const SourceBlock &source = f.blocks[p.steps[step].block];
+    const std::string &file = source.file.empty() ? f.file : source.file;
+    for (size_t i = 0; i < source.lines.size(); ++i) {
+      const int line = source.lines[i];
+      if (file != lastFile || line != lastLine) {
+        const std::vector<std::string> *lines = sources.lines(file, f.sourceRoot);
+        char number[16];
+        std::snprintf(number, sizeof number, "%5d", line);
+        text += (text.empty() ? "" : "\n") + indent +
+                (file == f.file ? "" : file + ":") + number + " |";
+        if (lines && line >= 1 && static_cast<size_t>(line) <= lines->size())
+          text += " " + (*lines)[line - 1];
+        lastFile = file;
+        lastLine = line;
+      }
+      if (i + 1 == source.lines.size() && !p.steps[step].exit.empty())
+        text += "  (" + exitText(f, p, step) + ")";
+    }
+  }
+  return text.empty() ? text : text + "\n";
 }
 
 nlohmann::json toJson(const FunctionMetadata &f, const PathDescription &p) {

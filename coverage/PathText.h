@@ -2,6 +2,8 @@
 // through, with the branch outcomes taken, and how it starts and ends.
 #pragma once
 
+#include "SourceFiles.h"
+
 #include "pathcov/format/FunctionMetadata.h"
 
 #include <nlohmann/json.hpp>
@@ -30,6 +32,13 @@ PathDescription describePath(const FunctionMetadata &f,
 // "3 4(true) 5 6(switch to 9) 9 hdr.h:12": lines in order, branch outcomes
 // after the line that decides them, another file's lines prefixed with it.
 std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p);
+
+// The path's source lines, a row each ("<indent>  7 | if (x < 0)  (true)"),
+// a line repeated by consecutive blocks once, another file's lines
+// prefixed with it; the text as `sources` finds it (line numbers alone
+// for a file it cannot read). What show and decode print with --source.
+std::string pathSourceText(const FunctionMetadata &f, const PathDescription &p,
+                           const SourceFiles &sources, const std::string &indent);
 
 // {"id", "start", "end", "steps": [{"block", "lines", "file"?, "exit"?}],
 //  "lines": [...]} with "lines" all steps' lines in order.

@@ -36,6 +36,8 @@ struct ShowOptions {
   bool json = false;
   bool summary = false;
   uint64_t maxPaths = 100;
+  bool source = false;                  // each path's source text too
+  std::vector<std::string> sourceRoots; // --source-root, in order
   std::string output = "-";
 };
 
@@ -119,7 +121,8 @@ std::string untestedText(const std::map<uint64_t, uint64_t> *fieldRuns,
 }
 
 void showText(const ShowOptions &options, const CorpusFunction &f,
-              const FieldRuns &field, std::ostream &out) {
+              const FieldRuns &field, const SourceFiles &sources,
+              std::ostream &out) {
   const FunctionMetadata &m = f.metadata;
   out << m.file << ":" << m.line << " " << m.name << ": ";
   if (!m.skipped.empty()) {
@@ -152,6 +155,8 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     if (p.start != "entry" || p.end != "return")
       out << "  [" << p.start << " -> " << p.end << "]";
     out << "\n";
+    if (options.source)
+      out << pathSourceText(m, p, sources, "    ");
   }
   if (truncated)
     out << "  ... (more than " << options.maxPaths << "; see --max-paths)\n";
@@ -267,12 +272,13 @@ int runShow(const ShowOptions &options) {
     // The file is named once, by reportError below.
     const Corpus corpus = readCorpus(readJson(options.corpus));
     const FieldRuns field = fieldRunsByFunction(corpus);
+    const SourceFiles sources(options.sourceRoots);
     ShowTotals totals;
     for (const CorpusFunction *f : functionsToShow(options, corpus)) {
       if (options.json)
         functions.push_back(showJson(options, *f, field));
       else
-        showText(options, *f, field, text);
+        showText(options, *f, field, sources, text);
       addToTotals(totals, *f, field);
     }
     if (options.summary && !options.json)
@@ -318,6 +324,13 @@ void addShowCommand(CLI::App &app, int &exitCode) {
   show->add_flag("--summary", options->summary,
                  "Only each function's totals, no paths, and a TOTAL line "
                  "(text output)");
+  show->add_flag("--source", options->source,
+                 "Text output: each path's source lines under it");
+  show->add_option("--source-root", options->sourceRoots,
+                   "Look for sources recorded with relative paths here first "
+                   "(repeatable; then the corpus's source_root, then the "
+                   "working directory); implies --source")
+      ->each([options](const std::string &) { options->source = true; });
   show->add_flag("--json", options->json, "JSON output");
   show->add_option("-o,--output", options->output,
                    "Write here; - is standard output")

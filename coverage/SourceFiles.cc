@@ -1,6 +1,11 @@
 #include "SourceFiles.h"
 
+#include "FileIo.h"
+
+#include "pathcov/format/InputError.h"
+
 #include <algorithm>
+#include <sstream>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -25,6 +30,25 @@ std::string SourceFiles::locate(const std::string &recorded,
       return candidate;
   }
   return recorded; // the working directory's, if anywhere
+}
+
+const std::vector<std::string> *
+SourceFiles::lines(const std::string &recorded,
+                   const std::string &recordRoot) const {
+  const std::string file = locate(recorded, recordRoot);
+  const auto known = read_.find(file);
+  if (known != read_.end())
+    return known->second.get();
+  std::shared_ptr<std::vector<std::string>> text;
+  try { // records name the file: it may be gone, or a FIFO
+    std::istringstream in(readInput(file));
+    text = std::make_shared<std::vector<std::string>>();
+    for (std::string line; std::getline(in, line);)
+      text->push_back(line);
+  } catch (const InputError &) {
+  }
+  read_[file] = text;
+  return text.get();
 }
 
 std::vector<std::string>

@@ -3,6 +3,8 @@
 // to a source root on the machine that compiled them.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -24,8 +26,15 @@ public:
   // directory: the --source-root ones, then `recordRoots` not among them.
   std::vector<std::string> searchPath(const std::vector<std::string> &recordRoots) const;
 
+  // The lines of the file locate() finds, read once and kept; null if it
+  // cannot be read (gone, not a regular file, over the tools' input limit).
+  const std::vector<std::string> *lines(const std::string &recorded,
+                                        const std::string &recordRoot) const;
+
 private:
   std::vector<std::string> roots_;
+  // By located name; null for a file that could not be read.
+  mutable std::map<std::string, std::shared_ptr<const std::vector<std::string>>> read_;
 };
 
 } // namespace pathcov

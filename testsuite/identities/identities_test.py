@@ -9,7 +9,8 @@ checkouts: the project copied into two checkouts, A and B. Record build and
   not stale); B's test runner on the tests' own inputs reports nothing; on
   a new input it reports exactly what A's record build runs on it minus the
   tested paths; an untested tool reports its own `main` and `helper`, never
-  the test runner's. The HTML report and Cobertura find the sources.
+  the test runner's. The HTML report and Cobertura find the sources, and
+  so do decode and show with --source (--source-root first).
 prefix-maps: two copies outside any checkout get different identities for
   their static function, the same with -ffile-prefix-map or source-root=.
 old-format: a corpus of format 1 is refused by the plugin and by a tool,
@@ -19,6 +20,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -148,7 +150,38 @@ def checkouts(args):
     want = f"<sources>\n  <source>/elsewhere</source>\n  <source>{os.path.dirname(a)}</source>\n </sources>"
     if want not in cobertura:
         fail(f"Cobertura's sources are not {want}:\n{cobertura[:600]}")
+    check_source_text(args, work, corpus, tool)
     print("ok: checkouts")
+
+
+def check_source_text(args, work, corpus, reports):
+    """decode and show print the source text of a path (--source), found
+    through the metadata's source_root (B's checkout) from anywhere, or
+    first under --source-root: here a tree whose count.c has the line
+    number as every line's text."""
+    decoded = must([args.pathcov, "decode", "--source",
+                    *glob.glob(os.path.join(reports, "*.json"))],
+                   "decode --source", cwd="/").stdout
+    if "    8 |   int n = 0;" not in decoded or \
+            "  9 |   for (int i = 1; i < argc; ++i)  (" not in decoded:
+        fail(f"decode --source does not show count.c's text:\n{decoded}")
+    other = os.path.join(work, "other-root")
+    for name in ("tools/count.c", "src/util.c"):
+        os.makedirs(os.path.join(other, "tools", os.path.dirname(name)),
+                    exist_ok=True)
+        with open(os.path.join(other, "tools", name), "w") as f:
+            f.writelines(f"text of line {n}\n" for n in range(1, 100))
+    decoded = must([args.pathcov, "decode", "--source-root", other,
+                    *glob.glob(os.path.join(reports, "*.json"))],
+                   "decode --source-root", cwd="/").stdout
+    if "    8 | text of line 8" not in decoded:
+        fail(f"decode --source-root {other} does not read its count.c:\n"
+             f"{decoded}")
+    shown = must([args.pathcov, "show", "--source-root", other,
+                   "-f", "classify", corpus], "show --source-root", cwd="/").stdout
+    rows = re.findall(r"^ +(\d+) \| text of line (\d+)", shown, re.M)
+    if not rows or any(a != b for a, b in rows):
+        fail(f"show --source-root {other} does not read its util.c:\n{shown}")
 
 
 def unit_identities(args, source, cwd, plugin_args=(), flags=()):
