@@ -36,7 +36,9 @@ FIELD = ["12", "x+y", "!?", "abc"]
 FIELD_COMMAND = "tally 12 x+y '!?' abc"
 # Where each build system's record build puts the program.
 RECORD_PROGRAM = {"autotools": "record/tally", "cmake": "record/tally",
-                  "meson": "record/tally", "make": "tally"}
+                  "meson": "record/tally", "meson-options": "record/tally",
+                  "make": "tally"}
+# By assembler name: wc_name is C++ (lib/wordname.cc).
 FUNCTIONS = ["wc_classify", "wc_name", "all_of", "main", "print_counts"]
 
 failures = []
@@ -82,7 +84,7 @@ def paths_by_function(corpus):
 def check_corpus(corpus):
     doc, _ = paths_by_function(corpus)
     for name in FUNCTIONS:
-        fns = [f for f in doc["functions"] if f["name"] == name]
+        fns = [f for f in doc["functions"] if f["assembler_name"] == name]
         check(any(f.get("paths") for f in fns),
               f"the corpus has tested paths of {name}")
     modules = [os.path.basename(m["path"]) for m in doc["modules"]]

@@ -19,16 +19,3 @@ enum wc_class wc_classify(const char *word) {
     return WC_PUNCT;
   return WC_MIXED;
 }
-
-const char *wc_name(enum wc_class c) {
-  switch (c) {
-  case WC_NUMBER:
-    return "number";
-  case WC_WORD:
-    return "word";
-  case WC_PUNCT:
-    return "punct";
-  default:
-    return "mixed";
-  }
-}
