@@ -351,13 +351,6 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module) {
   return decoded;
 }
 
-std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
-  std::string text = pathLinesText(f, p);
-  if (p.start != "entry" || p.end != "return")
-    text += "  [" + p.start + " -> " + p.end + "]";
-  return text;
-}
-
 // "2025-06-01 12:00:00 UTC"
 std::string utcSeconds(uint64_t ns) {
   const std::string precise = utcTime(ns);
@@ -573,13 +566,8 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
       "Where to look for metadata detached from stripped modules (objcopy "
       "--only-keep-debug), as DIR/.build-id/xx/rest.debug by build-id, like "
       "debug info; repeatable, looked at in order (default: /usr/lib/debug)");
-  decode->add_flag("--source", options->source,
-                   "Text output: each residual path's source lines under it");
-  decode->add_option("--source-root", options->sourceRoots,
-                     "Look for sources recorded with relative paths here "
-                     "first (repeatable; then the metadata's source_root, "
-                     "then the working directory); implies --source")
-      ->each([options](const std::string &) { options->source = true; });
+  addSourceOptions(*decode, options->source, options->sourceRoots,
+                   "the metadata's source_root");
   decode->add_flag("--json", options->json, "JSON output");
   decode->add_flag("--details", options->details,
                    "Text: also each report's build-id, and when and by which "

@@ -1,7 +1,16 @@
 // The exit statuses shared by every pathcov subcommand.
 #pragma once
 
+#include <stdexcept>
+
 namespace pathcov {
+
+// A command line that cannot be carried out (bad option values, a
+// --function that matches nothing): reported as "pathcov CMD: WHAT",
+// exit kExitUsage.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
 
 enum ExitCode : int {
   kExitSuccess = 0,

@@ -4,6 +4,7 @@
 #include "GateCommand.h"
 
 #include "ExitCodes.h"
+#include "Percent.h"
 #include "FileIo.h"
 
 #include "pathcov/format/Corpus.h"
@@ -27,10 +28,6 @@ namespace {
 constexpr size_t kMaxIds = 20;
 // At most this many functions per listing in the text and Markdown output.
 constexpr size_t kMaxListed = 10;
-
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct GateOptions {
   std::string corpus;
@@ -239,10 +236,6 @@ std::string count(uint64_t n, const std::string &noun) {
   return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-double percentOf(uint64_t part, uint64_t whole) {
-  return whole ? 100.0 * part / whole : 0.0;
-}
-
 // The first kMaxIds ids below `paths` that `keep` accepts.
 template <typename Keep>
 std::vector<uint64_t> firstIds(uint64_t paths, Keep keep) {
@@ -428,13 +421,6 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
 // ---------------------------------------------------------------------------
 // Output.
 
-std::string fixed1(double v) {
-  std::ostringstream os;
-  os.precision(1);
-  os << std::fixed << v;
-  return os.str();
-}
-
 std::string where(const CorpusFunction &f) {
   return f.metadata.file + ":" + std::to_string(f.metadata.line) + " " +
          f.metadata.name;
@@ -444,7 +430,7 @@ std::string thresholdText(const Criterion &c) {
   if (!c.enabled)
     return "-";
   if (c.key == "fail-under-paths" || c.key == "fail-under-function-paths")
-    return ">= " + fixed1(c.threshold.get<double>()) + "%";
+    return ">= " + oneDecimal(c.threshold.get<double>()) + "%";
   return "<= " + std::to_string(c.threshold.get<uint64_t>());
 }
 
@@ -459,7 +445,7 @@ std::string idsText(const PathList &p) {
 
 std::string statsText(const FunctionStats &s) {
   return std::to_string(s.tested) + " of " + std::to_string(s.paths) +
-         " paths tested (" + fixed1(percentOf(s.tested, s.paths)) + "%)";
+         " paths tested (" + percentText(s.tested, s.paths) + ")";
 }
 
 std::string verdict(const GateResult &r) {
@@ -502,7 +488,7 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
   const auto stats = [](const FunctionStats *s) {
     return where(*s->f) + ": " + statsText(*s);
   };
-  list("Functions below " + fixed1(o.failUnderFunctionPaths) + "%",
+  list("Functions below " + oneDecimal(o.failUnderFunctionPaths) + "%",
        r.belowThreshold, stats);
   list("Worst functions within the bound", r.worst, stats);
   list("Functions above the path bound (not in the ratio)", r.above,
@@ -571,9 +557,9 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
     return "| " + markdownEscape(m.name) + " | " + markdownEscape(m.file) + ":" +
            std::to_string(m.line) + " | " + std::to_string(s->tested) + " | " +
            std::to_string(s->paths) + " | " +
-           fixed1(percentOf(s->tested, s->paths)) + "% |";
+           percentText(s->tested, s->paths) + " |";
   };
-  table("Functions below " + fixed1(o.failUnderFunctionPaths) + "%",
+  table("Functions below " + oneDecimal(o.failUnderFunctionPaths) + "%",
         r.belowThreshold, statsHeader, statsRow);
   table("Worst functions within the bound", r.worst, statsHeader, statsRow);
   table("Functions above the path bound (not in the ratio)", r.above,

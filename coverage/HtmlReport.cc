@@ -1,5 +1,7 @@
 #include "HtmlReport.h"
 
+#include "Percent.h"
+
 #include "Markup.h"
 
 #include "FileIo.h"
@@ -19,16 +21,9 @@ namespace pathcov {
 namespace {
 
 
-std::string percent(uint64_t part, uint64_t whole) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f%%",
-                whole ? 100.0 * static_cast<double>(part) / whole : 100.0);
-  return buf;
-}
-
 std::string bar(uint64_t part, uint64_t whole) {
-  return "<span class=\"bar\"><span style=\"width:" + percent(part, whole) +
-         "\"></span></span> " + percent(part, whole);
+  return "<span class=\"bar\"><span style=\"width:" + percentText(part, whole) +
+         "\"></span></span> " + percentText(part, whole);
 }
 
 std::string fraction(uint64_t part, uint64_t whole) {
@@ -468,9 +463,7 @@ std::string pathItem(const FunctionView &v, const std::string &file,
   for (int line : lines)
     lineList += (lineList.empty() ? "" : " ") + std::to_string(line);
   const std::string anchor = v.anchor + "-p" + std::to_string(id);
-  std::string text = pathLinesText(m, p);
-  if (p.start != "entry" || p.end != "return")
-    text += " [" + p.start + " -> " + p.end + "]";
+  const std::string text = pathText(m, p);
   return "<li id=\"" + anchor + "\" class=\"" + kind + "\" data-fn=\"" +
          v.anchor + "\" data-lines=\"" + lineList + "\" data-blocks=\"" +
          blocks + "\"><a href=\"#" + anchor + "\">path " +

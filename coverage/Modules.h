@@ -1,7 +1,6 @@
 // The instrumented modules (executables, shared libraries) whose metadata
 // the tools read: found by the build-id of the profile or report that names
-// them, read once each (moved here from CollectCommand.cc, for decode). A
-// module whose metadata was detached (stripped, or gone) is read from
+// them, read once each, by collect and decode. A module whose metadata was detached (stripped, or gone) is read from
 // DIR/.build-id/xx/rest.debug under a debug directory, as debuggers find
 // debug info.
 #pragma once
@@ -22,7 +21,7 @@ namespace pathcov {
 // What a residual-mode metadata record adds to the function's description
 // (plugin/Metadata.cc, docs/residual-mode.md).
 struct ResidualMetadata {
-  std::string policy;            // array, sorted, untested or stale
+  std::string policy;            // residualPolicyName (core/Residual.h)
   std::vector<uint64_t> testedIds; // ascending; empty for untested, stale
   std::string stale;             // for stale: what did not match
 };

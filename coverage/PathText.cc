@@ -118,6 +118,13 @@ std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p) {
   return text;
 }
 
+std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
+  std::string text = pathLinesText(f, p);
+  if (p.start != "entry" || p.end != "return")
+    text += "  [" + p.start + " -> " + p.end + "]";
+  return text;
+}
+
 std::string pathSourceText(const FunctionMetadata &f, const PathDescription &p,
                            const SourceFiles &sources, const std::string &indent) {
   std::string text;

@@ -33,6 +33,10 @@ PathDescription describePath(const FunctionMetadata &f,
 // after the line that decides them, another file's lines prefixed with it.
 std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p);
 
+// pathLinesText, and "  [loop -> return]" for a path that does not run
+// from entry to return.
+std::string pathText(const FunctionMetadata &f, const PathDescription &p);
+
 // The path's source lines, a row each ("<indent>  7 | if (x < 0)  (true)"),
 // a line repeated by consecutive blocks once, another file's lines
 // prefixed with it; the text as `sources` finds it (line numbers alone

@@ -400,15 +400,10 @@ nlohmann::json summary(const CorpusProjection &p) {
 
 // -------------------------------------------------------------- SARIF
 
-// FNV-1a, 64 bits: stable across runs, machines and pathcov versions.
+// Stable across runs, machines and pathcov versions (Fnv1a.h).
 std::string fingerprint(const FunctionMetadata &m, uint64_t id) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c :
-       m.identity + '\n' + m.checksum + '\n' + std::to_string(id)) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return hex64(h);
+  return hex64(
+      fnv1a64(m.identity + '\n' + m.checksum + '\n' + std::to_string(id)));
 }
 
 // A file name as a URI reference: absolute names become file:// URIs,
@@ -460,7 +455,7 @@ nlohmann::json sarifResult(const CorpusFunction &f, const NumberedDag &numbered,
             location(file, source.lines[i], decides ? step.exit : "")}});
     }
   }
-  std::string text =
+  const std::string text =
       (residual ? "Path " + std::to_string(id) + " of " + m.name +
                       " ran in the field" +
                       (fieldCount ? " (" + std::to_string(fieldCount) +
@@ -469,9 +464,7 @@ nlohmann::json sarifResult(const CorpusFunction &f, const NumberedDag &numbered,
                       " but never in the tests: "
                 : "Path " + std::to_string(id) + " of " + m.name +
                       " is never run by the tests: ") +
-      pathLinesText(m, p);
-  if (p.start != "entry" || p.end != "return")
-    text += " [" + p.start + " -> " + p.end + "]";
+      pathText(m, p);
   return {{"ruleId", residual ? "pathcov/residual-path" : "pathcov/untested-path"},
           {"level", residual ? "warning" : "note"},
           {"message", {{"text", text}}},

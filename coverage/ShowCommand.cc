@@ -3,6 +3,7 @@
 #include "pathcov/core/Checked.h"
 #include "pathcov/format/Corpus.h"
 #include "ExitCodes.h"
+#include "Percent.h"
 #include "FileIo.h"
 #include "PathText.h"
 
@@ -22,11 +23,6 @@ namespace pathcov {
 namespace {
 
 enum class Which { Tested, Untested, All };
-
-// A command line that asks for something the corpus does not have.
-struct UsageError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 struct ShowOptions {
   std::string corpus;
@@ -85,13 +81,6 @@ std::vector<uint64_t> pathIds(const ShowOptions &options,
   return ids;
 }
 
-std::string percent(uint64_t part, uint64_t whole) {
-  std::ostringstream os;
-  os.precision(1);
-  os << std::fixed << (whole ? 100.0 * part / whole : 0.0) << "%";
-  return os.str();
-}
-
 // "3 runs; tests: a, b, c and 2 more"
 std::string runsText(const TestedPath &path) {
   std::string text =
@@ -130,7 +119,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     return;
   }
   out << f.paths.size() << " of " << m.numPaths << " paths tested ("
-      << percent(f.paths.size(), m.numPaths) << "), " << f.calls << " calls";
+      << percentText(f.paths.size(), m.numPaths) << "), " << f.calls << " calls";
   if (f.interrupted)
     out << ", " << f.interrupted
         << " interrupted (exception, longjmp, nonlocal goto or exit)";
@@ -151,10 +140,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
     out << "  path " << id << " ("
         << (tested == f.paths.end() ? untestedText(fieldRuns, id)
                                     : runsText(tested->second))
-        << "): " << pathLinesText(m, p);
-    if (p.start != "entry" || p.end != "return")
-      out << "  [" << p.start << " -> " << p.end << "]";
-    out << "\n";
+        << "): " << pathText(m, p) << "\n";
     if (options.source)
       out << pathSourceText(m, p, sources, "    ");
   }
@@ -221,7 +207,7 @@ void addToTotals(ShowTotals &totals, const CorpusFunction &f,
 std::string totalText(const ShowTotals &t) {
   std::string text = "TOTAL: " + std::to_string(t.tested) + " of " +
                      std::to_string(t.paths) + " paths tested (" +
-                     percent(t.tested, t.paths) + ") in " +
+                     percentText(t.tested, t.paths) + ") in " +
                      std::to_string(t.functions) + " functions";
   if (t.skipped)
     text += " (" + std::to_string(t.skipped) + " not instrumented)";
@@ -324,13 +310,8 @@ void addShowCommand(CLI::App &app, int &exitCode) {
   show->add_flag("--summary", options->summary,
                  "Only each function's totals, no paths, and a TOTAL line "
                  "(text output)");
-  show->add_flag("--source", options->source,
-                 "Text output: each path's source lines under it");
-  show->add_option("--source-root", options->sourceRoots,
-                   "Look for sources recorded with relative paths here first "
-                   "(repeatable; then the corpus's source_root, then the "
-                   "working directory); implies --source")
-      ->each([options](const std::string &) { options->source = true; });
+  addSourceOptions(*show, options->source, options->sourceRoots,
+                   "the corpus's source_root");
   show->add_flag("--json", options->json, "JSON output");
   show->add_option("-o,--output", options->output,
                    "Write here; - is standard output")

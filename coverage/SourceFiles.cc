@@ -4,6 +4,8 @@
 
 #include "pathcov/format/InputError.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
 #include <sstream>
 #include <unistd.h>
@@ -30,6 +32,19 @@ std::string SourceFiles::locate(const std::string &recorded,
       return candidate;
   }
   return recorded; // the working directory's, if anywhere
+}
+
+void addSourceOptions(CLI::App &command, bool &source,
+                      std::vector<std::string> &roots,
+                      const std::string &recordRoot) {
+  command.add_flag("--source", source,
+                   "Text output: each path's source lines under it");
+  command
+      .add_option("--source-root", roots,
+                  "Look for sources recorded with relative paths here first "
+                  "(repeatable; then " + recordRoot +
+                      ", then the working directory); implies --source")
+      ->each([&source](const std::string &) { source = true; });
 }
 
 const std::vector<std::string> *

@@ -8,7 +8,18 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace pathcov {
+
+// --source and --source-root, for a command that prints paths (show,
+// decode): `source` is set by either; `recordRoot` names where the
+// recorded root comes from in the help text ("the corpus's source_root").
+void addSourceOptions(CLI::App &command, bool &source,
+                      std::vector<std::string> &roots,
+                      const std::string &recordRoot);
 
 class SourceFiles {
 public:

@@ -340,7 +340,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
           [](void *, void *) { gStats.print(gOptions.statsFile); }, nullptr);
   }
 
-  static plugin_info pluginInfo = {"0.1", kPluginHelp};
+  static plugin_info pluginInfo = {PATHCOV_VERSION, kPluginHelp};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &pluginInfo);
   registerGcRoots(info->base_name);
   registerProcessCallRoots(info->base_name);

@@ -7,10 +7,6 @@ namespace pathcov {
 
 namespace {
 
-// abi.h's version; plugin/ cannot include the runtime's C header as-is
-// because GCC's headers poison some of what stdint.h pulls in.
-constexpr uint64_t kAbiVersion = 4;
-
 tree gDescriptorType;
 tree gRecordPathDecl;
 tree gResidualPathDecl;
@@ -111,6 +107,7 @@ tree descriptorType() {
       {"seen", build_pointer_type(counterType())},
       {"seen_slots", counterType()},
   };
+  static_assert(sizeof fields / sizeof fields[0] == kDescriptorFields);
   // finish_builtin_struct takes the fields last first.
   tree type = lang_hooks.types.make_type(RECORD_TYPE);
   tree chain = NULL_TREE;

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "Abi.h"
 #include "GccIncludes.h"
 
 namespace pathcov {
@@ -16,28 +17,14 @@ namespace pathcov {
 tree pathType();
 tree counterType(); // uint64_t
 
-// struct pathcov_function; built once per compilation.
+// struct pathcov_function (Abi.h's fields); built once per compilation.
 tree descriptorType();
-enum class DescriptorField {
-  AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Counters,
-  Calls, Runtime, TableSize, Resumes, Seen, SeenSlots
-};
 tree descriptorField(tree type, DescriptorField which);
 
 // The runtime's entry points, all void (struct pathcov_function *, uint64_t).
 tree recordPathDecl();     // __pathcov_record_path
 tree residualPathDecl();   // __pathcov_residual_path
 tree residualLookupDecl(); // __pathcov_residual_lookup
-
-// abi.h's PATHCOV_FN_* flags.
-constexpr uint64_t kFlagHashed = 1;
-constexpr uint64_t kFlagAtomic = 2;
-constexpr uint64_t kFlagResidual = 4;
-constexpr uint64_t kFlagSorted = 8;
-constexpr uint64_t kFlagStale = 16;
-constexpr uint64_t kFlagBytemap = 32;
-constexpr uint64_t kFlagCounted = 64;
-constexpr uint64_t kFlagCuckoo = 128;
 
 // Keeps the trees above alive across garbage collections.
 void registerGcRoots(const char *pluginName);

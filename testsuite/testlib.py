@@ -16,6 +16,16 @@ def project_path(source):
     return os.path.relpath(os.path.abspath(source), PROJECT_ROOT)
 
 
+def finish(failures, success):
+    """Prints each failure (FAIL: ...), or `success` if there is none; the
+    test's exit status."""
+    for failure in failures:
+        print("FAIL:", failure)
+    if not failures:
+        print(success)
+    return 1 if failures else 0
+
+
 def must(cmd, what, **kwargs):
     """Runs cmd; on failure exits with FAIL, the command and its output."""
     result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)

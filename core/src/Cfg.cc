@@ -1,6 +1,9 @@
 #include "pathcov/core/Cfg.h"
 
+#include "pathcov/core/Fnv1a.h"
+
 #include <array>
+#include <cstdio>
 
 namespace pathcov {
 
@@ -67,35 +70,24 @@ EdgeId Cfg::addEdge(BlockId src, BlockId dst, EdgeKind kind,
   return id;
 }
 
-namespace {
-// FNV-1a, 64-bit: stable across hosts and releases, unlike std::hash.
-class Fnv1a {
-public:
-  void add(uint64_t v) {
-    for (int i = 0; i < 8; ++i, v >>= 8) {
-      hash_ ^= v & 0xff;
-      hash_ *= 0x100000001b3ull;
-    }
-  }
-  uint64_t value() const { return hash_; }
-
-private:
-  uint64_t hash_ = 0xcbf29ce484222325ull;
-};
-} // namespace
-
 uint64_t Cfg::checksum() const {
   Fnv1a h;
-  h.add(numBlocks());
-  h.add(entry_);
-  h.add(exit_);
-  h.add(edges_.size());
+  h.addWord(numBlocks());
+  h.addWord(entry_);
+  h.addWord(exit_);
+  h.addWord(edges_.size());
   for (const CfgEdge &e : edges_) {
-    h.add(e.src);
-    h.add(e.dst);
-    h.add(static_cast<uint64_t>(e.kind));
+    h.addWord(e.src);
+    h.addWord(e.dst);
+    h.addWord(static_cast<uint64_t>(e.kind));
   }
   return h.value();
+}
+
+std::string hex64(uint64_t value) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
 }
 
 } // namespace pathcov

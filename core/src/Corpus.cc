@@ -12,15 +12,6 @@ namespace pathcov {
 
 FunctionKey keyOf(const FunctionMetadata &f) { return {f.identity, f.checksum}; }
 
-uint64_t fnv1a64(std::string_view bytes) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (const unsigned char c : bytes) {
-    hash ^= c;
-    hash *= 0x100000001b3ull;
-  }
-  return hash;
-}
-
 std::string profileId(const std::string &buildId, const std::string &file,
                       const std::string &content) {
   const size_t slash = file.rfind('/');

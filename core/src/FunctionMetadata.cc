@@ -7,12 +7,6 @@
 
 namespace pathcov {
 
-std::string hex64(uint64_t value) {
-  char text[17];
-  snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
 std::string wellFormedUtf8(const std::string &bytes) {
   std::string text;
   const auto *s = reinterpret_cast<const unsigned char *>(bytes.data());

@@ -90,12 +90,6 @@ bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
   return false;
 }
 
-std::string hex(uint64_t v) {
-  char text[17];
-  snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 bool isPathEnd(const Dag &dag, DagEdgeId e) {
   return dag.edges[e].dst == dag.exit;
 }
@@ -181,10 +175,10 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
                           const std::vector<uint64_t> &testedCounts) {
   if (corpusChecksum.empty())
     return everyPathResidual(numbered, ResidualPolicy::Untested, "");
-  if (corpusChecksum != hex(cfgChecksum))
+  if (corpusChecksum != hex64(cfgChecksum))
     return everyPathResidual(numbered, ResidualPolicy::Stale,
                              "the corpus has CFG checksum " + corpusChecksum +
-                                 ", this build " + hex(cfgChecksum));
+                                 ", this build " + hex64(cfgChecksum));
   if (!testedCounts.empty() && testedCounts.size() != testedIds.size())
     throw std::invalid_argument("tested counts do not match the tested ids");
   // The ids ascending, each once, with their counts added up.

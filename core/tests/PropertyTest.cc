@@ -1276,16 +1276,6 @@ public:
     std::reverse(cuttable_.begin(), cuttable_.end());
   }
 
-  // The model's count with no cut but the forced ones.
-  uint64_t totalWithForcedCutsOnly() {
-    for (BlockId v : cuttable_)
-      choice_[v] = Choice::Keep;
-    const uint64_t total = bound();
-    for (BlockId v : cuttable_)
-      choice_[v] = Choice::Undecided;
-    return total;
-  }
-
   Result find(uint64_t limit, std::vector<BlockId> &cuts, unsigned budget) {
     limit_ = limit;
     budget_ = budget;

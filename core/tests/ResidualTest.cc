@@ -18,12 +18,6 @@ using pathcov::test::randomCfg;
 
 namespace {
 
-std::string hex(uint64_t v) {
-  char text[17];
-  snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(v));
-  return text;
-}
-
 // What a path end of instrumented code finds for path `id`: replays the
 // chords with wrapping registers, as the plugin's code does, and checks
 // the table the way the policy says. True: counted as tested.
@@ -100,7 +94,7 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
     cfg.addEdge(s, d, EdgeKind::Fallthru);
   const NumberedDag numbered = numberBallLarus(cfg);
   const auto plan = [&](ResidualLimits limits) {
-    return planResidual(numbered, cfg.checksum(), hex(cfg.checksum()),
+    return planResidual(numbered, cfg.checksum(), hex64(cfg.checksum()),
                         {5, 0, 1}, limits);
   };
   const auto expectExactChecks = [&](const ResidualPlan &p) {
@@ -201,7 +195,7 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   std::vector<uint64_t> tested = randomIds(1000, 16384);
   const ResidualLimits limits{4096, 16, 0, false};
   const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
-                                         hex(cfg.checksum()), tested, limits);
+                                         hex64(cfg.checksum()), tested, limits);
   ASSERT_EQ(plan.policy, ResidualPolicy::Hashed);
   EXPECT_GT(plan.ppp.intervalSize, 4096u);
   EXPECT_EQ(plan.tableSize, 2048u);
@@ -220,7 +214,7 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   // Deterministic: the same ids in another order, planned again.
   std::vector<uint64_t> reversed(tested.rbegin(), tested.rend());
   const ResidualPlan again = planResidual(numbered, cfg.checksum(),
-                                          hex(cfg.checksum()), reversed, limits);
+                                          hex64(cfg.checksum()), reversed, limits);
   EXPECT_EQ(again.policy, ResidualPolicy::Hashed);
   EXPECT_EQ(again.tableSize, plan.tableSize);
   EXPECT_EQ(again.table, plan.table);
@@ -237,7 +231,7 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   ResidualLimits limits{4096, 16, 0, false};
   limits.hashKicks = 0;
   const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
-                                         hex(cfg.checksum()), tested, limits);
+                                         hex64(cfg.checksum()), tested, limits);
   ASSERT_EQ(plan.policy, ResidualPolicy::Sorted);
   EXPECT_EQ(plan.tableSize, tested.size());
   std::vector<uint64_t> expected = tested;
@@ -253,7 +247,7 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   // Counting: the sorted ids, a count after each.
   limits.countTested = true;
   const ResidualPlan counted = planResidual(
-      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits);
+      numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
   ASSERT_EQ(counted.policy, ResidualPolicy::Sorted);
   EXPECT_TRUE(counted.counted);
   EXPECT_EQ(counted.table.size(), 2 * (tested.size() + 1));
@@ -284,7 +278,7 @@ TEST(Residual, PathEndsOnlyTestedPathsReachAreNotChecked) {
   cfg.addEdge(2, 4, EdgeKind::Fallthru);
   cfg.addEdge(3, 4, EdgeKind::Fallthru);
   const NumberedDag numbered = numberBallLarus(cfg);
-  const std::string checksum = hex(cfg.checksum());
+  const std::string checksum = hex64(cfg.checksum());
   const ResidualPlan one = planResidual(numbered, cfg.checksum(), checksum, {0}, {});
   EXPECT_EQ(one.policy, ResidualPolicy::Bytemap);
   EXPECT_EQ(one.checkedEnds, 1u);
@@ -319,14 +313,14 @@ TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
   const uint64_t checksum = cfg.checksum();
   EXPECT_EQ(planResidual(numbered, checksum, "", {}, {}).policy,
             ResidualPolicy::Untested);
-  EXPECT_EQ(planResidual(numbered, checksum, hex(checksum), {}, {}).policy,
+  EXPECT_EQ(planResidual(numbered, checksum, hex64(checksum), {}, {}).policy,
             ResidualPolicy::Untested);
   const ResidualPlan stale =
-      planResidual(numbered, checksum, hex(checksum + 1), {0}, {});
+      planResidual(numbered, checksum, hex64(checksum + 1), {0}, {});
   EXPECT_EQ(stale.policy, ResidualPolicy::Stale);
-  EXPECT_NE(stale.why.find(hex(checksum + 1)), std::string::npos);
+  EXPECT_NE(stale.why.find(hex64(checksum + 1)), std::string::npos);
   // A corpus naming a path the function does not have is stale too.
-  EXPECT_EQ(planResidual(numbered, checksum, hex(checksum), {0, 7}, {}).policy,
+  EXPECT_EQ(planResidual(numbered, checksum, hex64(checksum), {0, 7}, {}).policy,
             ResidualPolicy::Stale);
   EXPECT_TRUE(stale.table.empty());
 }
@@ -365,7 +359,7 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     if (rng() % 4 == 0)
       limits.hashAttempts = 0;
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
-                                           hex(cfg.checksum()), tested, limits);
+                                           hex64(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
@@ -411,9 +405,9 @@ TEST(Residual, TestedCountsPutTheChordsOffTheHottestPath) {
   const std::vector<uint64_t> tested{0, 4, 7}, counts{1, 1, 1000};
   const ResidualLimits limits;
   const ResidualPlan estimated = planResidual(
-      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits);
+      numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
   const ResidualPlan measured = planResidual(
-      numbered, cfg.checksum(), hex(cfg.checksum()), tested, limits, counts);
+      numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits, counts);
   ASSERT_EQ(measured.policy, ResidualPolicy::Bytemap);
 
   const std::vector<DagEdgeId> hot = regeneratePath(dag, numbered.ballLarus, 7);
@@ -427,11 +421,11 @@ TEST(Residual, TestedCountsPutTheChordsOffTheHottestPath) {
   // B C E's 3 + 3, so D->E is on the tree (with 4 alone it would be a
   // chord). Counts must match the ids.
   const ResidualPlan repeated =
-      planResidual(numbered, cfg.checksum(), hex(cfg.checksum()), {7, 0, 4, 7},
+      planResidual(numbered, cfg.checksum(), hex64(cfg.checksum()), {7, 0, 4, 7},
                    limits, {4, 3, 3, 4});
   EXPECT_EQ(repeated.tested, tested);
   EXPECT_TRUE(repeated.chords.inTree[dag.dagEdgeOfCfgEdge[de]]);
-  EXPECT_THROW(planResidual(numbered, cfg.checksum(), hex(cfg.checksum()),
+  EXPECT_THROW(planResidual(numbered, cfg.checksum(), hex64(cfg.checksum()),
                             tested, limits, {1, 1}),
                std::invalid_argument);
   for (uint64_t id = 0; id < numbered.ballLarus.totalPaths; ++id)

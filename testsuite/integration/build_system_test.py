@@ -69,6 +69,26 @@ def run_block(block, cwd, env, what):
         sys.exit(f"FAIL: {what} exited with {r.returncode}")
 
 
+def new_user(args):
+    """A fresh args.workdir with pathcov installed into WORKDIR/prefix
+    (`cmake --install`), and the environment of a user of that prefix:
+    PATHCOV and SPECS set, its bin first in PATH, CC as given, none of the
+    caller's PATHCOV_* or build flags. Returns (prefix, specs, env)."""
+    root = args.workdir
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    prefix = os.path.join(root, "prefix")
+    must([args.cmake, "--install", args.build_dir, "--prefix", prefix],
+         "cmake --install")
+    specs = os.path.join(prefix, "lib", "pathcov")
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("PATHCOV") and k not in
+           ("CFLAGS", "CXXFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
+    env.update(PATHCOV=prefix, SPECS=specs, CC=args.cc,
+               PATH=os.path.join(prefix, "bin") + os.pathsep + env["PATH"])
+    return prefix, specs, env
+
+
 def paths_by_function(corpus):
     """{(identity, checksum): {id: count}} of a corpus."""
     with open(corpus, encoding="utf-8") as f:
@@ -151,13 +171,7 @@ def main():
     ap.add_argument("--errors", action="store_true")
     args = ap.parse_args()
     root = args.workdir
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
-
-    prefix = os.path.join(root, "prefix")
-    must([args.cmake, "--install", args.build_dir, "--prefix", prefix],
-         "cmake --install")
-    specs = os.path.join(prefix, "lib", "pathcov")
+    prefix, specs, env = new_user(args)
     plugin = os.path.join(specs, "pathcov.so")
     for mode in ("record", "residual"):
         with open(os.path.join(specs, f"pathcov-{mode}.specs"),
@@ -170,11 +184,6 @@ def main():
 
     work = os.path.join(root, "tally")
     shutil.copytree(args.project, work)
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PATHCOV") and k not in
-           ("CFLAGS", "CXXFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
-    env.update(PATHCOV=prefix, SPECS=specs, CC=args.cc,
-               PATH=os.path.join(prefix, "bin") + os.pathsep + env["PATH"])
     with open(args.doc, encoding="utf-8") as f:
         doc = f.read()
 

@@ -23,7 +23,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from build_system_test import doc_block, run_block  # noqa: E402
+from build_system_test import doc_block, new_user, run_block  # noqa: E402
 from testlib import must  # noqa: E402
 
 # Per block: its project, the test names it gives, and the project's
@@ -72,16 +72,7 @@ def main():
         ap.add_argument(f"--{option}", required=True)
     args = ap.parse_args()
     root = args.workdir
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
-    prefix = os.path.join(root, "prefix")
-    must([args.cmake, "--install", args.build_dir, "--prefix", prefix],
-         "cmake --install")
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("PATHCOV") and k not in
-           ("CFLAGS", "CXXFLAGS", "LDFLAGS", "MAKEFLAGS", "MFLAGS")}
-    env.update(SPECS=os.path.join(prefix, "lib", "pathcov"), CC=args.cc,
-               PATH=os.path.join(prefix, "bin") + os.pathsep + env["PATH"])
+    _, _, env = new_user(args)
     with open(args.doc, encoding="utf-8") as f:
         doc = f.read()
     for name, (project, tests, sources) in BLOCKS.items():

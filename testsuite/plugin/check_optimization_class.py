@@ -19,6 +19,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import finish  # noqa: E402
 SOURCE = os.path.join(HERE, "short_circuits.c")
 FUNCTIONS = ("both", "either", "main")
 failures = []
@@ -97,11 +99,8 @@ def main():
           not warnings and policies.get("stale") == 0,
           "\n".join(warnings) + str(policies))
 
-    for failure in failures:
-        print("FAIL:", failure)
-    if not failures:
-        print("PASS: the optimization class of a corpus is checked, once")
-    return 1 if failures else 0
+    return finish(failures, "ok: the optimization class of a corpus is "
+                  "checked, once")
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ import time
 from html.parser import HTMLParser
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import testlib  # noqa: E402
 from run_report import (must, parse_arguments, record_classify,  # noqa: E402
                         with_field_paths)
 
@@ -237,11 +239,7 @@ def main():
 
 
 def finish():
-    for failure in FAILURES:
-        print("FAIL:", failure)
-    if not FAILURES:
-        print("ok: html report rendered in chromium")
-    return 1 if FAILURES else 0
+    return testlib.finish(FAILURES, "ok: html report rendered in chromium")
 
 
 if __name__ == "__main__":

@@ -28,7 +28,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import PROJECT_ROOT, must  # noqa: E402
+from testlib import PROJECT_ROOT, finish, must  # noqa: E402
 
 FAILURES = []
 
@@ -339,11 +339,7 @@ def main():
     check_branch_outcomes(args, corpus, source)
     check_sarif(args, work, corpus)
     check_json(args, corpus, source)
-    for failure in FAILURES:
-        print("FAIL:", failure)
-    if not FAILURES:
-        print("ok: lcov, cobertura, sonarqube, sarif, json")
-    return 1 if FAILURES else 0
+    return finish(FAILURES, "ok: lcov, cobertura, sonarqube, sarif, json")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 /* The contract between code instrumented by the pathcov GCC plugin and the
  * pathcov runtime. The plugin builds these objects as GCC trees (plugin/
- * mirrors this layout field by field); the runtime reads them. Any change
- * bumps PATHCOV_ABI_VERSION. */
+ * Abi.h mirrors the version, the flags and the field order, and
+ * plugin/AbiCheck.cc fails the plugin's build when they differ from this
+ * file); the runtime reads them. Any change bumps PATHCOV_ABI_VERSION. */
 #ifndef PATHCOV_ABI_H
 #define PATHCOV_ABI_H
 

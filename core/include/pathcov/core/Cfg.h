@@ -76,4 +76,8 @@ private:
   std::vector<std::vector<EdgeId>> succs_;
 };
 
+// 16 lowercase hex digits: how records write a checksum (Cfg::checksum,
+// FNV-1a of a file).
+std::string hex64(uint64_t value);
+
 } // namespace pathcov

@@ -2,6 +2,7 @@
 // metadata and which paths the tests ran, how often, and in which tests.
 #pragma once
 
+#include "pathcov/core/Fnv1a.h"
 #include "pathcov/format/FunctionMetadata.h"
 
 #include <nlohmann/json.hpp>
@@ -80,8 +81,6 @@ struct Corpus {
   std::map<FieldKey, std::map<std::string, FieldSighting>> field;
 };
 
-// FNV-1a, 64 bits.
-uint64_t fnv1a64(std::string_view bytes);
 // "BUILD_ID:FILE_NAME:CONTENT_HASH" ("-" for no build-id): a profile's id.
 std::string profileId(const std::string &buildId, const std::string &file,
                       const std::string &content);

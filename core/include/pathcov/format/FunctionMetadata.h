@@ -59,8 +59,6 @@ struct FunctionMetadata {
 FunctionMetadata parseFunctionMetadata(const nlohmann::json &record);
 nlohmann::json toJson(const FunctionMetadata &function);
 
-std::string hex64(uint64_t value);
-
 // False if one of two FunctionMetadata::optimization options is -O0 and
 // the other an optimizing level (-Og, -O1 and above): GCC's CFGs of a
 // function then differ (from -O1 on, `a && b` folds into one condition),

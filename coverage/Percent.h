@@ -1,0 +1,19 @@
+// Shares as the tools print them: one rule for show, gate and the HTML
+// report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace pathcov {
+
+// 100 * part / whole; 0 of 0 is 100: nothing is left untested.
+double percentOf(uint64_t part, uint64_t whole);
+
+// "37.5": one decimal.
+std::string oneDecimal(double value);
+
+// "37.5%": percentOf with one decimal.
+std::string percentText(uint64_t part, uint64_t whole);
+
+} // namespace pathcov

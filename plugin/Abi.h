@@ -1,0 +1,31 @@
+// The plugin's side of runtime/include/pathcov/abi.h: the ABI version, the
+// descriptor's fields in order and the function flags. No GCC header here,
+// so AbiCheck.cc can hold it against abi.h itself, which the plugin's other
+// units cannot include (GCC's headers poison some of what stdint.h pulls
+// in): the plugin does not build when the two drift.
+#pragma once
+
+#include <cstdint>
+
+namespace pathcov {
+
+constexpr uint64_t kAbiVersion = 4; // PATHCOV_ABI_VERSION
+
+// struct pathcov_function's fields, in order, each 8 bytes.
+enum class DescriptorField {
+  AbiVersion, Flags, CfgChecksum, NumPaths, Identity, Counters,
+  Calls, Runtime, TableSize, Resumes, Seen, SeenSlots
+};
+constexpr int kDescriptorFields = 12;
+
+// PATHCOV_FN_*.
+constexpr uint64_t kFlagHashed = 1;
+constexpr uint64_t kFlagAtomic = 2;
+constexpr uint64_t kFlagResidual = 4;
+constexpr uint64_t kFlagSorted = 8;
+constexpr uint64_t kFlagStale = 16;
+constexpr uint64_t kFlagBytemap = 32;
+constexpr uint64_t kFlagCounted = 64;
+constexpr uint64_t kFlagCuckoo = 128;
+
+} // namespace pathcov
