@@ -23,6 +23,9 @@
  *   - at most TABLE_CAPACITY distinct ids per function (half the slots, so
  *     probe sequences stay short and always meet a free slot); the records of
  *     further ids are counted in `dropped`, which the profile reports;
+ *   - each claimed slot is listed, in the order claimed, so that a profile
+ *     reads the keys a function ran, not its 2^17 slots (a scan of every
+ *     table was most of a short process's exit);
  *   - counts are incremented with relaxed atomic adds when the descriptor
  *     has PATHCOV_FN_ATOMIC, else with a plain load and store, like the
  *     plugin's inline counters.
@@ -50,6 +53,10 @@ struct fn_state {
   uint64_t invalid_ids;
   uint64_t dropped;
   uint64_t used; /* slots claimed or being claimed; <= TABLE_CAPACITY */
+  uint64_t listed; /* entries of `claimed` handed out; <= used */
+  /* Each claimed slot's index + 1, in claim order; 0 while its claimer has
+   * not yet written it. */
+  uint32_t claimed[TABLE_CAPACITY];
   struct slot slots[];
 };
 
@@ -139,8 +146,11 @@ static struct slot *find_slot(struct fn_state *st, uint64_t id) {
       return NULL;
     }
     if (__atomic_compare_exchange_n(&s->key, &k, key, 0, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED))
+                                    __ATOMIC_RELAXED)) {
+      uint64_t at = __atomic_fetch_add(&st->listed, 1, __ATOMIC_RELAXED);
+      __atomic_store_n(&st->claimed[at], (uint32_t)(i + 1), __ATOMIC_RELEASE);
       return s;
+    }
     __atomic_fetch_sub(&st->used, 1, __ATOMIC_RELAXED); /* slot taken... */
     if (k == key)
       return s; /* ...by another thread with the same id */
@@ -209,11 +219,18 @@ static void take_function(struct pathcov_function *fn,
   if (st) {
     c->invalid_ids = take(&st->invalid_ids);
     c->dropped = take(&st->dropped);
-    for (size_t i = 0; i < TABLE_SLOTS; ++i) {
-      uint64_t key = __atomic_load_n(&st->slots[i].key, __ATOMIC_RELAXED);
-      uint64_t n = key ? take(&st->slots[i].count) : 0;
+    uint64_t listed = __atomic_load_n(&st->listed, __ATOMIC_RELAXED);
+    for (uint64_t k = 0; k < listed && k < TABLE_CAPACITY; ++k) {
+      /* 0: being claimed by another thread now; its counts stay for the
+       * next profile. */
+      uint32_t at = __atomic_load_n(&st->claimed[k], __ATOMIC_ACQUIRE);
+      if (!at)
+        continue;
+      struct slot *s = &st->slots[at - 1];
+      uint64_t n = take(&s->count);
       if (n && c->paths)
-        c->paths[c->len++] = (struct pathcov_path){key - 1, n};
+        c->paths[c->len++] =
+            (struct pathcov_path){__atomic_load_n(&s->key, __ATOMIC_RELAXED) - 1, n};
     }
     if (c->len > 1)
       qsort(c->paths, c->len, sizeof *c->paths, by_id);
