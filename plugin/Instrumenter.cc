@@ -87,7 +87,7 @@ public:
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
       // the runtime reports: branch-free and never out of bounds.
-      increment(element(indexWithin(MIN_EXPR, id)), one());
+      increment(element(indexWithin(id)), one());
       return;
     case PathEnd::CountHashed:
       return callRuntime(recordPathDecl(), id);
@@ -103,7 +103,7 @@ public:
       return checkBytemap(id);
     case PathEnd::CheckTable:
       return checkTable(
-          indexWithin(BIT_AND_EXPR, sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+          indexWithin(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     case PathEnd::CheckHashed:
       return checkHashed(id);
     }
@@ -262,12 +262,11 @@ private:
                   NULL_TREE);
   }
 
-  // An index into a table of bound + 1 entries: MIN_EXPR clamps (record
-  // mode's counters, the last one for ids out of range), BIT_AND_EXPR
-  // masks (CheckTable: a power of two of entries, one AND).
-  tree indexWithin(tree_code bound, tree value) {
+  // An index into a table of bound + 1 entries, a power of two (record
+  // mode's counters, CheckTable's ids): one AND, never out of bounds.
+  tree indexWithin(tree value) {
     tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_index");
-    add(gimple_build_assign(index, bound, value, constant(tables_.bound)));
+    add(gimple_build_assign(index, BIT_AND_EXPR, value, constant(tables_.bound)));
     return index;
   }
 

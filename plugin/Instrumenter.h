@@ -37,8 +37,9 @@ struct FunctionTables {
   tree descriptor; // struct pathcov_function
   tree counters;   // its counters, table or bytemap, or NULL_TREE
   PathEnd pathEnd;
-  uint64_t bound;  // CountInline: num_paths; CheckTable, CheckHashed: the
-                   // table size (CheckHashed: a power of two)
+  uint64_t bound;  // CountInline, CheckTable: the table's last index (its
+                   // size is a power of two); CheckHashed: the table size
+                   // (a power of two)
   bool counted;    // CheckTable, CheckHashed: the table has counts after
                    // its ids
   bool countCalls; // record mode: entries, for interrupted paths

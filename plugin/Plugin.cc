@@ -181,16 +181,21 @@ private:
                                 const FunctionMetadata &f) {
     const ChordPlacement chords =
         computeChordIncrements(numbered.dag, numbered.ballLarus, {});
-    const bool hashed = f.numPaths > gOptions.arrayThreshold;
+    // Inline counters: a power of two of them, the first num_paths one per
+    // path, the rest for ids out of range; the id is masked into them (one
+    // AND where a bound took a compare and a conditional move).
+    const uint64_t counters = powerOfTwoAtLeast(f.numPaths + 1);
+    const bool hashed = f.numPaths > gOptions.arrayThreshold || counters == 0;
+    const uint64_t lastCounter = hashed ? 0 : counters - 1;
     const FunctionTableTrees trees = emitFunctionTables(
         {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
          f.numPaths,
-         (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0), 0,
-         hashed ? 0 : f.numPaths + 1, {}, {}, false});
+         (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0),
+         lastCounter, hashed ? 0 : counters, {}, {}, false});
     instrumentPaths(g, numbered, chords,
                     {trees.descriptor, trees.counters,
                      hashed ? PathEnd::CountHashed : PathEnd::CountInline,
-                     f.numPaths, false, true, nullptr},
+                     lastCounter, false, true, nullptr},
                     gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);

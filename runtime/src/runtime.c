@@ -12,8 +12,9 @@
  * the runtime does nothing) and hidden (each copy sees its own module's
  * section only, and exports neither).
  *
- * The plugin counts array functions inline, in num_paths + 1 counters: the
- * last one counts ids out of range (abi.h), reported as invalid_ids. Hashed
+ * The plugin counts array functions inline, in table_size + 1 counters (a
+ * power of two above num_paths): those past num_paths count ids out of
+ * range (abi.h), reported as invalid_ids. Hashed
  * functions (too many paths for an array) call __pathcov_record_path, which
  * counts in a per-function table allocated on first use and kept in
  * fn->runtime:
@@ -92,7 +93,8 @@ static int is_hashed(const struct pathcov_function *fn) {
  * counters if it counts inline. */
 static int is_valid(const struct pathcov_function *fn) {
   return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
-         !(fn->flags & PATHCOV_FN_RESIDUAL) && (is_hashed(fn) || fn->counters);
+         !(fn->flags & PATHCOV_FN_RESIDUAL) &&
+         (is_hashed(fn) || (fn->counters && fn->table_size >= fn->num_paths));
 }
 
 static void count(uint64_t *counter, const struct pathcov_function *fn) {
@@ -192,6 +194,21 @@ static uint64_t take(uint64_t *counter) {
              : 0;
 }
 
+/* Whether the counters [from, to) are all zero, read four at a time: most
+ * of a profile's counters are, and reading them costs less than taking
+ * them one by one. */
+static int all_zero(const uint64_t *c, uint64_t from, uint64_t to) {
+  uint64_t any = 0, i = from;
+  for (; i + 4 <= to; i += 4)
+    any |= __atomic_load_n(&c[i], __ATOMIC_RELAXED) |
+           __atomic_load_n(&c[i + 1], __ATOMIC_RELAXED) |
+           __atomic_load_n(&c[i + 2], __ATOMIC_RELAXED) |
+           __atomic_load_n(&c[i + 3], __ATOMIC_RELAXED);
+  for (; i < to; ++i)
+    any |= __atomic_load_n(&c[i], __ATOMIC_RELAXED);
+  return any == 0;
+}
+
 static int by_id(const void *a, const void *b) {
   uint64_t x = ((const struct pathcov_path *)a)->id;
   uint64_t y = ((const struct pathcov_path *)b)->id;
@@ -207,12 +224,20 @@ static void take_function(struct pathcov_function *fn,
   c->dropped = 0;
   c->len = 0;
   if (!is_hashed(fn)) {
-    for (uint64_t id = 0; id < fn->num_paths; ++id) {
-      uint64_t n = take(&fn->counters[id]);
-      if (n && c->paths)
-        c->paths[c->len++] = (struct pathcov_path){id, n};
+    /* By blocks of 16 counters, a block of zeros read without taking. */
+    for (uint64_t block = 0; block < fn->num_paths; block += 16) {
+      uint64_t end = fn->num_paths - block < 16 ? fn->num_paths : block + 16;
+      if (all_zero(fn->counters, block, end))
+        continue;
+      for (uint64_t id = block; id < end; ++id) {
+        uint64_t n = take(&fn->counters[id]);
+        if (n && c->paths)
+          c->paths[c->len++] = (struct pathcov_path){id, n};
+      }
     }
-    c->invalid_ids = take(&fn->counters[fn->num_paths]);
+    if (!all_zero(fn->counters, fn->num_paths, fn->table_size + 1))
+      for (uint64_t k = fn->num_paths; k <= fn->table_size; ++k)
+        c->invalid_ids += take(&fn->counters[k]);
     return;
   }
   struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);

@@ -1,7 +1,8 @@
 /* What the pathcov plugin emits for an instrumented function, written by
  * hand: a descriptor, a pointer to it in section "pathcov_functions", and
  * the updates instrumented code makes at function entry and at each path's
- * end. An array function's counters are num_paths + 1 (abi.h).
+ * end. An array function's counters are FAKE_COUNTERS(num_paths) (abi.h:
+ * a power of two above num_paths).
  *
  * Record mode: FAKE_FUNCTION, fake_enter, fake_path. Residual mode
  * (docs/residual-mode.md): FAKE_RESIDUAL with a table of {Ball-Larus id,
@@ -12,6 +13,14 @@
 
 #include <pathcov/abi.h>
 
+/* The inline counters of an array function of n paths (n < 64 here): the
+ * power of two above n. */
+#define FAKE_COUNTERS(n)                                                     \
+  ((n) < 2 ? 2 : (n) < 4 ? 4 : (n) < 8 ? 8 : (n) < 16 ? 16 : (n) < 32 ? 32   \
+                                                             : 64)
+
+/* An array function's counters_ must have FAKE_COUNTERS(num_paths_) of
+ * them; a hashed function's are 0 (its table_size is not read). */
 #define FAKE_FUNCTION(var, identity_, num_paths_, flags_, counters_)         \
   static struct pathcov_function var = {                                     \
       .abi_version = PATHCOV_ABI_VERSION,                                    \
@@ -20,7 +29,7 @@
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \
       .counters = (counters_),                                               \
-      .table_size = 0};                                                      \
+      .table_size = FAKE_COUNTERS(num_paths_) - 1};                          \
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
@@ -77,14 +86,15 @@ static inline void fake_enter(struct pathcov_function *fn) {
   fake_bump(&fn->calls, fn->flags);
 }
 
-/* At the end of path id: inline for an array function, an id out of range
- * in the last counter; through the runtime for a hashed function. */
+/* At the end of path id: inline for an array function, masked into its
+ * counters (an id out of range lands past num_paths, or on another path's:
+ * the numbering never makes one); through the runtime for a hashed
+ * function. */
 static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
   if (fn->flags & PATHCOV_FN_HASHED)
     __pathcov_record_path(fn, id);
   else
-    fake_bump(&fn->counters[id < fn->num_paths ? id : fn->num_paths],
-              fn->flags);
+    fake_bump(&fn->counters[id & fn->table_size], fn->flags);
 }
 
 /* Residual mode, path bl is not tested: counted in its seen slot if the

@@ -2,7 +2,7 @@
  * and an array function without counters. Only fn_good is counted. */
 #include "fake_plugin.h"
 
-static uint64_t good_counters[2 + 1];
+static uint64_t good_counters[FAKE_COUNTERS(2)];
 FAKE_FUNCTION(fn_good, "good", 2, 0, good_counters);
 FAKE_FUNCTION(fn_no_counters, "no_counters", 4, 0, 0);
 static struct pathcov_function fn_future = {

@@ -4,7 +4,7 @@
  * valid residual function only. */
 #include "fake_plugin.h"
 
-static uint64_t rec_counters[4 + 1];
+static uint64_t rec_counters[FAKE_COUNTERS(4)];
 FAKE_FUNCTION(fn_rec, "recorded", 4, 0, rec_counters);
 static uint64_t res_table[2][2 + 1] = {{1, 2, UINT64_MAX}};
 FAKE_RESIDUAL(fn_res, "residual", 0x0123456789abcdefull, 4, 0, res_table, 2);

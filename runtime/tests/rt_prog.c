@@ -14,14 +14,14 @@
 
 #include "fake_plugin.h"
 
-static uint64_t a_counters[8 + 1];
+static uint64_t a_counters[FAKE_COUNTERS(8)];
 FAKE_FUNCTION(fn_a, "_Z1ai", 8, 0, a_counters);
 FAKE_FUNCTION(fn_h, "_Z1hv", 1000000000000ull, PATHCOV_FN_HASHED, 0);
-static uint64_t w_counters[1 + 1];
+static uint64_t w_counters[FAKE_COUNTERS(1)];
 FAKE_FUNCTION(fn_w, "src/w\"eird\\.c:f\n\x01\xff\xc3\xa9", 1, 0, w_counters);
-static uint64_t z_counters[2 + 1];
+static uint64_t z_counters[FAKE_COUNTERS(2)];
 FAKE_FUNCTION(fn_z, "never_called", 2, 0, z_counters);
-static uint64_t at_counters[16 + 1];
+static uint64_t at_counters[FAKE_COUNTERS(16)];
 FAKE_FUNCTION(fn_at, "atomic_array", 16, PATHCOV_FN_ATOMIC, at_counters);
 FAKE_FUNCTION(fn_ht, "atomic_hashed", 1000000,
               PATHCOV_FN_HASHED | PATHCOV_FN_ATOMIC, 0);

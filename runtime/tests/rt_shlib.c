@@ -3,7 +3,7 @@
 
 #include "fake_plugin.h"
 
-static uint64_t l1_counters[4 + 1];
+static uint64_t l1_counters[FAKE_COUNTERS(4)];
 FAKE_FUNCTION(fn_l1, "lib_array", 4, 0, l1_counters);
 FAKE_FUNCTION(fn_l2, "lib_hashed", 100000, PATHCOV_FN_HASHED, 0);
 

@@ -12,7 +12,7 @@
 void shlib_work(int n);
 int shlib_flush(void);
 
-static uint64_t e_counters[2 + 1];
+static uint64_t e_counters[FAKE_COUNTERS(2)];
 FAKE_FUNCTION(fn_e, "exe_array", 2, 0, e_counters);
 
 int __pathcov_execv(const char *path, char *const argv[]);

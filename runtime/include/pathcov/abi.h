@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 4
+#define PATHCOV_ABI_VERSION 5
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -62,10 +62,10 @@ struct pathcov_function {
   uint64_t cfg_checksum; /* pathcov::Cfg::checksum of the numbered CFG */
   uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
   const char *identity;  /* assembler name; "TU:name" for local symbols */
-  /* Record mode: num_paths + 1 counters: one per path id, then one for
-   * ids out of range (instrumented code clamps the id to num_paths:
-   * branch-free, never out of bounds; the runtime reports that counter as
-   * invalid_ids). 0 when hashed.
+  /* Record mode: table_size + 1 counters, a power of two above num_paths:
+   * one per path id, then the ids out of range (instrumented code masks the
+   * id with table_size: one AND, never out of bounds; the runtime reports
+   * the counters past num_paths as invalid_ids). 0 when hashed.
    * Residual mode: table_size + 1 Ball-Larus ids, then, with
    * PATHCOV_FN_COUNTED, their table_size + 1 counts (so a count is its id's
    * address plus a constant). Indexed by PPP id masked with table_size
@@ -80,7 +80,8 @@ struct pathcov_function {
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
   void *runtime;         /* owned by the runtime (hashed paths, the last
                           * residual path); 0 in the object */
-  uint64_t table_size;   /* residual mode: see counters; record mode: 0 */
+  uint64_t table_size;   /* the counters' last index: see counters; 0 for
+                          * a hashed record-mode function */
   /* Second returns from setjmp calls in the function (a longjmp came
    * back): each abandoned one of the function's paths. Written to profiles
    * as "resumes" when nonzero. */

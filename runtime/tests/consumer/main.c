@@ -4,11 +4,12 @@
 #include <pathcov/abi.h>
 #include <pathcov/pathcov.h> /* installed, and compiles */
 
-static uint64_t counters[3 + 1]; /* abi.h: num_paths + 1 */
+static uint64_t counters[4]; /* abi.h: a power of two above num_paths */
 static struct pathcov_function fn = {.abi_version = PATHCOV_ABI_VERSION,
                                      .num_paths = 3,
                                      .identity = "consumer",
-                                     .counters = counters};
+                                     .counters = counters,
+                                     .table_size = 3};
 static struct pathcov_function *const entry
     __attribute__((section("pathcov_functions"), used)) = &fn;
 static const void *const runtime_link __attribute__((used)) =
