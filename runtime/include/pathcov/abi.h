@@ -65,7 +65,9 @@ struct pathcov_function {
   /* Record mode: table_size + 1 counters, a power of two above num_paths:
    * one per path id, then the ids out of range (instrumented code masks the
    * id with table_size: one AND, never out of bounds; the runtime reports
-   * the counters past num_paths as invalid_ids). 0 when hashed.
+   * the counters past num_paths as invalid_ids; an id past table_size,
+   * which the numbering never makes, would count as another path). 0 when
+   * hashed.
    * Residual mode: table_size + 1 Ball-Larus ids, then, with
    * PATHCOV_FN_COUNTED, their table_size + 1 counts (so a count is its id's
    * address plus a constant). Indexed by PPP id masked with table_size
