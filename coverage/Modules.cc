@@ -4,66 +4,11 @@
 
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
-#include "pathcov/core/Residual.h"
 
 #include <algorithm>
 #include <filesystem>
 
 namespace pathcov {
-
-namespace {
-
-bool isPolicyName(const std::string &name) {
-  for (int p = 0; p < kResidualPolicies; ++p)
-    if (name == residualPolicyName(static_cast<ResidualPolicy>(p)))
-      return true;
-  return false;
-}
-
-// The residual-mode fields of a record of `f`, or nullopt for a record-mode
-// build ("mode" absent or "record").
-std::optional<ResidualMetadata> parseResidual(const nlohmann::json &record,
-                                              const FunctionMetadata &f) {
-  const JsonPath top;
-  const std::string mode = top.optionalField<std::string>(record, "mode", "");
-  if (mode.empty() || mode == "record")
-    return std::nullopt;
-  const auto in = [&f](const std::string &problem) {
-    return InputError("function " + f.identity + ": " + problem);
-  };
-  try {
-    if (mode != "residual")
-      throw InputError("mode: unknown mode \"" + mode + "\"");
-    if (!f.skipped.empty())
-      throw InputError("mode: a skipped function has no mode");
-    ResidualMetadata r;
-    r.policy = top.field<std::string>(record, "policy");
-    if (!isPolicyName(r.policy))
-      throw InputError("policy: unknown policy \"" + r.policy + "\"");
-    r.testedIds = top.field<std::vector<uint64_t>>(record, "tested_ids");
-    for (size_t i = 0; i < r.testedIds.size(); ++i) {
-      const std::string where = "tested_ids[" + std::to_string(i) + "]";
-      if (r.testedIds[i] >= f.numPaths)
-        throw InputError(where + ": path id " +
-                         std::to_string(r.testedIds[i]) +
-                         " is not below num_paths " +
-                         std::to_string(f.numPaths));
-      if (i > 0 && r.testedIds[i] <= r.testedIds[i - 1])
-        throw InputError(where + ": path ids must ascend, each once");
-    }
-    const bool tested = r.policy != "untested" && r.policy != "stale";
-    if (tested == r.testedIds.empty())
-      throw InputError("tested_ids: policy " + r.policy +
-                       (tested ? " needs tested paths" : " has none"));
-    if (r.policy == "stale")
-      r.stale = top.field<std::string>(record, "stale");
-    return r;
-  } catch (const InputError &e) {
-    throw in(e.what());
-  }
-}
-
-} // namespace
 
 void ModuleIndex::add(const std::string &path) {
   load(path, withMetadata(readModuleMetadata(path)));
@@ -134,7 +79,7 @@ void ModuleIndex::load(const std::string &path, const ModuleMetadata &module) {
       const nlohmann::json record = nlohmann::json::parse(text);
       checkFormat(record, "pathcov-function", 2);
       loaded.functions.push_back(parseFunctionMetadata(record));
-      loaded.residual.push_back(parseResidual(record, loaded.functions.back()));
+      loaded.residual.push_back(parseResidualMetadata(record, loaded.functions.back()));
     } catch (const nlohmann::json::exception &e) {
       throw InputError(where + jsonErrorText(e));
     } catch (const InputError &e) {

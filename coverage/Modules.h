@@ -9,6 +9,7 @@
 
 #include "pathcov/format/Corpus.h"
 #include "pathcov/format/FunctionMetadata.h"
+#include "pathcov/format/FunctionRecord.h"
 
 #include <cstdint>
 #include <map>
@@ -17,14 +18,6 @@
 #include <vector>
 
 namespace pathcov {
-
-// What a residual-mode metadata record adds to the function's description
-// (plugin/Metadata.cc, docs/residual-mode.md).
-struct ResidualMetadata {
-  std::string policy;            // residualPolicyName (core/Residual.h)
-  std::vector<uint64_t> testedIds; // ascending; empty for untested, stale
-  std::string stale;             // for stale: what did not match
-};
 
 struct LoadedModule {
   CorpusModule module; // its path and build-id

@@ -1,7 +1,9 @@
 // GCC's CFG of one function, translated into the core's model.
 #pragma once
 
-#include "Metadata.h"
+// The JSON library (through FunctionMetadata.h) before GCC's headers,
+// whose poisoned identifiers it uses.
+#include "pathcov/format/FunctionMetadata.h"
 
 #include "pathcov/core/Cfg.h"
 #include "pathcov/format/ProjectPath.h"

@@ -1,6 +1,8 @@
 // pathcov's GCC plugin: a GIMPLE pass after "ssa" that numbers each
 // function's acyclic paths (core/) and instruments it to count them.
-#include "Metadata.h"
+// The JSON library before GCC's headers (GccIncludes.h), whose poisoned
+// identifiers it uses.
+#include "pathcov/format/FunctionRecord.h"
 #include <nlohmann/json.hpp>
 #include "PluginOptions.h"
 #include "pathcov/format/CachedCorpus.h"
@@ -188,7 +190,7 @@ private:
     const bool hashed = f.numPaths > gOptions.arrayThreshold || counters == 0;
     const uint64_t lastCounter = hashed ? 0 : counters - 1;
     const FunctionTableTrees trees = emitFunctionTables(
-        {f.identity, metadataRecord(f, hashed, gOptions), g.cfg.checksum(),
+        {f.identity, recordModeRecord(f, hashed, gOptions.arrayThreshold, gOptions.atomic), g.cfg.checksum(),
          f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0),
          lastCounter, hashed ? 0 : counters, {}, {}, false});
@@ -228,7 +230,7 @@ private:
         (policy == ResidualPolicy::Bytemap ? kFlagBytemap : 0) |
         (policy == ResidualPolicy::Hashed ? kFlagCuckoo : 0) |
         (plan.counted ? kFlagCounted : 0) | (gOptions.atomic ? kFlagAtomic : 0);
-    FunctionTableSpec spec{f.identity, residualRecord(f, plan, gOptions),
+    FunctionTableSpec spec{f.identity, residualModeRecord(f, plan, gOptions.atomic),
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
                            plan.table.size(), plan.table, plan.bytemap,
                            !plan.counted};
