@@ -50,19 +50,19 @@ void addSourceOptions(CLI::App &command, bool &source,
 const std::vector<std::string> *
 SourceFiles::lines(const std::string &recorded,
                    const std::string &recordRoot) const {
-  const std::string file = locate(recorded, recordRoot);
-  const auto known = read_.find(file);
+  const auto key = std::make_pair(recorded, recordRoot);
+  const auto known = read_.find(key);
   if (known != read_.end())
     return known->second.get();
   std::shared_ptr<std::vector<std::string>> text;
   try { // records name the file: it may be gone, or a FIFO
-    std::istringstream in(readInput(file));
+    std::istringstream in(readInput(locate(recorded, recordRoot)));
     text = std::make_shared<std::vector<std::string>>();
     for (std::string line; std::getline(in, line);)
       text->push_back(line);
   } catch (const InputError &) {
   }
-  read_[file] = text;
+  read_[key] = text;
   return text.get();
 }
 

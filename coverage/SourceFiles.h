@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace CLI {
@@ -44,8 +45,12 @@ public:
 
 private:
   std::vector<std::string> roots_;
-  // By located name; null for a file that could not be read.
-  mutable std::map<std::string, std::shared_ptr<const std::vector<std::string>>> read_;
+  // By recorded name and record root, so that a file is located (stat
+  // calls per search directory) and read once however many path rows
+  // name it; null for a file that could not be read.
+  mutable std::map<std::pair<std::string, std::string>,
+                   std::shared_ptr<const std::vector<std::string>>>
+      read_;
 };
 
 } // namespace pathcov
