@@ -16,6 +16,8 @@
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/TestedPathCache.h"
 
+#include "pathcov/core/Fnv1a.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -27,8 +29,8 @@ namespace {
 
 using namespace pathcov;
 
-// The plugin's corpus reader (core/src/CachedCorpus.cc, loadTestedPaths,
-// without the cache beside it): it turns both kinds of exception into an
+// The plugin's corpus reader (core/src/CachedCorpus.cc, CorpusLookup,
+// without the index beside it): it turns both kinds of exception into an
 // error line.
 void readTestedPathsAsPlugin(const std::string &file) {
   try {
@@ -38,24 +40,53 @@ void readTestedPathsAsPlugin(const std::string &file) {
   }
 }
 
-// The plugin's cache reader. A cache is only used when its corpus hash
-// matches, so the fuzzer is given the hash the input names, and the
-// checksum at its end is made right, or every mutation would stop there;
-// whatever is accepted must be what readTestedPaths promises, as the plugin
-// trusts it.
+uint64_t wordAt(const std::string &bytes, size_t at) {
+  uint64_t v;
+  std::memcpy(&v, bytes.data() + at, sizeof v);
+  return v;
+}
+
+void setWord(std::string &bytes, size_t at, uint64_t v) {
+  std::memcpy(&bytes[at], &v, sizeof v);
+}
+
+// The plugin's index reader. An index is only used when its stamp matches
+// the corpus, so the fuzzer is given the stamp the input names, and the
+// header's and buckets' checksums are made right, or every mutation would
+// stop there; whatever is accepted must be what readTestedPaths promises,
+// as the plugin trusts it, and a lookup must agree with the whole.
 void decodeCacheAsPlugin(const std::string &file) {
   std::string bytes = readInput(file);
-  uint64_t hash = 0;
-  if (bytes.size() >= 24) {
-    std::memcpy(&hash, bytes.data() + 8, sizeof hash);
-    const uint64_t checksum =
-        fnv1a64(std::string_view(bytes).substr(0, bytes.size() - 8));
-    std::memcpy(&bytes[bytes.size() - 8], &checksum, sizeof checksum);
+  constexpr size_t kHeader = 72, kEntry = 24;
+  if (bytes.size() < kHeader)
+    throw InputError("not an index");
+  const CorpusStamp stamp{wordAt(bytes, 8), wordAt(bytes, 16), wordAt(bytes, 24),
+                          wordAt(bytes, 32), wordAt(bytes, 40)};
+  setWord(bytes, 64, fnv1a64(std::string_view(bytes).substr(0, 64)));
+  const uint64_t buckets = wordAt(bytes, 48);
+  for (uint64_t b = 0; b < buckets && b < (bytes.size() - kHeader) / kEntry; ++b) {
+    const size_t entry = kHeader + b * kEntry;
+    const uint64_t offset = wordAt(bytes, entry), length = wordAt(bytes, entry + 8);
+    if (offset > bytes.size() || length > bytes.size() - offset)
+      continue;
+    Fnv1a h;
+    h.addWord(offset);
+    h.addWord(length);
+    h.add(std::string_view(bytes).substr(offset, length));
+    setWord(bytes, entry + 16, h.value());
   }
-  const auto index = decodeTestedPathCache(bytes, hash);
+  const auto cache = TestedPathCache::open(bytes, stamp);
+  if (!cache)
+    throw InputError("not an index");
+  const auto index = cache->decodeAll();
   if (!index)
-    throw InputError("not a cache");
-  for (const auto &[identity, versions] : *index)
+    throw InputError("a bucket is malformed");
+  for (const auto &[identity, versions] : *index) {
+    const auto found = cache->find(identity);
+    if (!found || found->size() != versions.size()) {
+      std::fprintf(stderr, "%s: a lookup disagrees with the whole\n", file.c_str());
+      std::abort();
+    }
     for (const TestedPaths &tested : versions) {
       if (tested.counts.size() != tested.ids.size()) {
         std::fprintf(stderr, "%s: accepted ids without their counts\n",
@@ -68,6 +99,7 @@ void decodeCacheAsPlugin(const std::string &file) {
           std::abort();
         }
     }
+  }
 }
 
 struct Reader {

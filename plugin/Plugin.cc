@@ -25,7 +25,7 @@ PluginOptions gOptions;
 // Made at the first function: GCC knows the unit's file only after
 // plugin_init.
 std::optional<ProjectPaths> gPaths;
-TestedPathIndex gCorpus; // residual mode
+CorpusLookup gCorpus; // residual mode
 
 // Residual mode's -fplugin-arg-pathcov-stats: functions per table policy,
 // how compact PPP made the tables, how many path ends need a check, and
@@ -67,7 +67,10 @@ struct ResidualStats {
         {"ppp_delta", {{"1", byDelta[0]}, {"(1,2]", byDelta[1]},
                        {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
         {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}},
-        {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}}};
+        {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}},
+        // How the corpus was read: its index, the JSON (indexed now), or
+        // the JSON only (no index could be trusted or written).
+        {"corpus", corpusSourceName(gCorpus.source())}};
     if (file.empty()) {
       fprintf(stderr, "pathcov: %s: residual mode: %s\n", main_input_filename,
               line.dump().c_str());
@@ -208,11 +211,12 @@ private:
                                   const FunctionMetadata &f) {
     // The corpus entry with this CFG, else any (a stale one), else none.
     const TestedPaths *tested = nullptr;
-    const auto known = gCorpus.find(f.identity);
-    if (known != gCorpus.end())
-      for (const TestedPaths &entry : known->second)
-        if (!tested || entry.checksum == f.checksum)
-          tested = &entry;
+    std::string corpusProblem;
+    for (const TestedPaths &entry : gCorpus.find(f.identity, corpusProblem))
+      if (!tested || entry.checksum == f.checksum)
+        tested = &entry;
+    if (!corpusProblem.empty())
+      error("pathcov: corpus %s", corpusProblem.c_str());
     // References, not copies of every tested function's ids and counts.
     static const std::vector<uint64_t> kNone;
     const ResidualPlan plan = planResidual(
@@ -328,7 +332,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   if (help)
     fputs(kPluginHelp, stderr);
   if (gOptions.mode == PluginMode::Residual) {
-    const std::string corpusProblem = loadTestedPaths(gOptions.corpus, gCorpus);
+    const std::string corpusProblem = gCorpus.open(gOptions.corpus);
     if (!corpusProblem.empty()) {
       // Build systems compile in directories of their own (CMake: the build
       // tree), so say where a relative name was looked up.

@@ -1,18 +1,45 @@
 #include "pathcov/format/CachedCorpus.h"
 
-#include "pathcov/format/FileDescriptor.h"
 #include "pathcov/format/InputError.h"
-#include "pathcov/format/TestedPathCache.h"
 
 #include <cerrno>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace pathcov {
 
 namespace {
+
+// How long after a file's change time (a clock tick) a later change may
+// still get the same time. Linux stamps files with a clock that advances a
+// jiffy at a time (10 ms at worst); a change time of a whole second is taken
+// to come from a file system of coarse timestamps (FAT's: 2 s).
+uint64_t clockTickNs(uint64_t changedNs) {
+  return changedNs % 1'000'000'000 == 0 ? 2'000'000'000 : 50'000'000;
+}
+// How long a compilation waits for another to index the corpus.
+constexpr int kLockWaitSeconds = 60;
+
+uint64_t nanoseconds(const timespec &t) {
+  return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000 +
+         static_cast<uint64_t>(t.tv_nsec);
+}
+
+CorpusStamp stampOf(const struct stat &st) {
+  return {static_cast<uint64_t>(st.st_dev), static_cast<uint64_t>(st.st_ino),
+          static_cast<uint64_t>(st.st_size), nanoseconds(st.st_mtim),
+          nanoseconds(st.st_ctim)};
+}
+
+uint64_t nowNs() {
+  timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  return nanoseconds(now);
+}
 
 // All of `fd`; false with errno set on a read error.
 bool readAll(int fd, std::string &bytes) {
@@ -37,66 +64,143 @@ bool isTrustedDirectory(const struct stat &dir) {
          ((dir.st_mode & (S_IWGRP | S_IWOTH)) == 0 || (dir.st_mode & S_ISVTX) != 0);
 }
 
-// The cache `name` in `dir`, if we wrote it: a regular file, not a link,
-// ours and writable by nobody else. Checked on the open descriptor, so
-// what is checked is what is read.
-bool readTrustedCache(int dir, const std::string &name, std::string &bytes) {
-  const FileDescriptor in(openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+// The index `name` in `dir`, mapped into `mapped`, if we wrote it (a
+// regular file, not a link, ours and writable by nobody else) from the
+// corpus as `stamp` describes it, late enough. Checked on the open
+// descriptor, so what is checked is what is mapped.
+std::optional<TestedPathCache> mapTrustedIndex(int dir, const std::string &name,
+                                               const CorpusStamp &stamp,
+                                               MappedFile &mapped) {
+  const FileDescriptor in(
+      openat(dir, name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
-  return in.ok() && fstat(in.get(), &st) == 0 && S_ISREG(st.st_mode) &&
-         st.st_uid == geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0 &&
-         readAll(in.get(), bytes);
+  if (!in.ok() || fstat(in.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0 ||
+      nanoseconds(st.st_mtim) < stamp.changedNs + clockTickNs(stamp.changedNs))
+    return std::nullopt;
+  mapped = MappedFile(in.get(), static_cast<size_t>(st.st_size));
+  return TestedPathCache::open(mapped.bytes(), stamp);
 }
 
-// The corpus's bytes, or the problem. A FIFO or device is refused without
-// waiting for a writer (O_NONBLOCK), and nothing but a regular file is read.
-std::string readCorpusFile(const std::string &file, std::string &bytes) {
-  const FileDescriptor in(open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-  if (!in.ok())
-    return file + ": cannot open: " + std::strerror(errno);
-  struct stat st;
-  if (fstat(in.get(), &st) != 0)
-    return file + ": cannot read: " + std::strerror(errno);
-  if (!S_ISREG(st.st_mode))
-    return file + ": not a regular file";
-  if (!readAll(in.get(), bytes))
-    return file + ": cannot read: " + std::strerror(errno);
-  return "";
+// An exclusive lock on `fd` within `seconds`; false if others held it
+// all that time.
+bool lockWithin(int fd, int seconds) {
+  for (int tries = 0; tries < seconds * 10; ++tries) {
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+      return true;
+    if (errno != EWOULDBLOCK && errno != EINTR)
+      return false;
+    const timespec tenth{0, 100'000'000};
+    nanosleep(&tenth, nullptr);
+  }
+  return false;
 }
+
+const std::vector<TestedPaths> kNoVersions;
 
 } // namespace
 
-std::string loadTestedPaths(const std::string &file, TestedPathIndex &index) {
-  std::string bytes;
-  const std::string problem = readCorpusFile(file, bytes);
-  if (!problem.empty())
-    return problem;
-  const uint64_t hash = fnv1a64(bytes);
-  const size_t slash = file.rfind('/');
-  const std::string directory =
-      slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
-  const std::string cache =
-      (slash == std::string::npos ? file : file.substr(slash + 1)) + ".pathcov-cache";
-  const FileDescriptor dir(open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  struct stat st;
-  const bool trusted = dir.ok() && fstat(dir.get(), &st) == 0 && isTrustedDirectory(st);
-  std::string cached;
-  if (trusted && readTrustedCache(dir.get(), cache, cached))
-    if (std::optional<TestedPathIndex> decoded = decodeTestedPathCache(cached, hash)) {
-      index = std::move(*decoded);
-      return "";
-    }
-  try {
-    index = readTestedPaths(bytes);
-  } catch (const InputError &e) {
-    return file + ": " + e.what();
+const char *corpusSourceName(CorpusLookup::Source source) {
+  switch (source) {
+  case CorpusLookup::Source::Index:
+    return "index";
+  case CorpusLookup::Source::IndexedNow:
+    return "indexed";
+  case CorpusLookup::Source::Json:
+    return "json";
   }
-  if (trusted)
-    // Best effort: a cache that cannot be written is not needed. 0600:
-    // nobody else would trust it anyway.
-    replaceFileAt(dir.get(), cache, encodeTestedPathCache(index, hash),
-                  {0600, false, false});
+  return "json";
+}
+
+std::string CorpusLookup::open(const std::string &file) {
+  file_ = file;
+  const size_t slash = file.rfind('/');
+  directory_ = slash == std::string::npos ? "." : slash == 0 ? "/" : file.substr(0, slash);
+  indexName_ = (slash == std::string::npos ? file : file.substr(slash + 1)) +
+               ".pathcov-cache";
+  return load(true);
+}
+
+// The index when `tryIndex` and it can be trusted, else the JSON (a FIFO
+// or device is refused without waiting for a writer), indexed for the
+// next compilations when that is safe.
+std::string CorpusLookup::load(bool tryIndex) {
+  const FileDescriptor corpus(::open(file_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  if (!corpus.ok())
+    return file_ + ": cannot open: " + std::strerror(errno);
+  struct stat st;
+  if (fstat(corpus.get(), &st) != 0)
+    return file_ + ": cannot read: " + std::strerror(errno);
+  if (!S_ISREG(st.st_mode))
+    return file_ + ": not a regular file";
+  const CorpusStamp stamp = stampOf(st);
+  const FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  struct stat dirStat;
+  trusted_ = dir.ok() && fstat(dir.get(), &dirStat) == 0 && isTrustedDirectory(dirStat);
+  if (trusted_ && tryIndex &&
+      (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
+    source_ = Source::Index;
+    return "";
+  }
+  // Released when `corpus` is closed.
+  const bool locked = trusted_ && lockWithin(corpus.get(), kLockWaitSeconds);
+  if (locked && tryIndex &&
+      (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
+    source_ = Source::Index; // another compilation indexed it meanwhile
+    return "";
+  }
+  index_.reset();
+  mapped_ = MappedFile();
+  std::string bytes;
+  if (!readAll(corpus.get(), bytes))
+    return file_ + ": cannot read: " + std::strerror(errno);
+  TestedPathIndex all;
+  try {
+    all = readTestedPaths(bytes);
+  } catch (const InputError &e) {
+    return file_ + ": " + e.what();
+  }
+  source_ = Source::Json;
+  // An index made within a clock tick of the corpus's last change is never
+  // trusted (CachedCorpus.h): wait out the tick, unless the clocks disagree.
+  const uint64_t tick = clockTickNs(stamp.changedNs);
+  const uint64_t trustedFrom = stamp.changedNs + tick, now = nowNs();
+  struct stat after;
+  const bool indexing = locked && fstat(corpus.get(), &after) == 0 &&
+                        stampOf(after) == stamp && trustedFrom <= now + tick;
+  const std::string encoded = indexing ? encodeTestedPathCache(all, stamp) : "";
+  // What the index gave stays: the same paths, and callers hold them.
+  for (auto &entry : all)
+    found_.insert(std::move(entry));
+  if (!indexing)
+    return "";
+  if (trustedFrom > now) {
+    const uint64_t wait = trustedFrom - now + 1'000'000;
+    const timespec pause{static_cast<time_t>(wait / 1'000'000'000),
+                         static_cast<long>(wait % 1'000'000'000)};
+    nanosleep(&pause, nullptr);
+  }
+  // Best effort: an index that cannot be written is not needed. 0600:
+  // nobody else would trust it anyway.
+  if (replaceFileAt(dir.get(), indexName_, encoded, {0600, false, false}) == 0)
+    source_ = Source::IndexedNow;
   return "";
+}
+
+const std::vector<TestedPaths> &CorpusLookup::find(const std::string &identity,
+                                                   std::string &problem) {
+  const auto known = found_.find(identity);
+  if (known != found_.end())
+    return known->second;
+  if (!index_)
+    return kNoVersions; // found_ holds the whole corpus
+  if (std::optional<std::vector<TestedPaths>> versions = index_->find(identity))
+    return found_.emplace(identity, std::move(*versions)).first->second;
+  // A damaged index: nothing more of it is used.
+  problem = load(false);
+  if (!problem.empty())
+    return kNoVersions;
+  return find(identity, problem);
 }
 
 } // namespace pathcov

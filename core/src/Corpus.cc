@@ -206,64 +206,203 @@ nlohmann::json toJson(const Corpus &corpus) {
 
 namespace {
 
-// The keys readTestedPaths reads, by their depth in a corpus: the top
-// object's (1), a function's (3), a path's or field path's (5). Everything
-// else is dropped by the parser as it goes by.
-bool keepForTestedPaths(int depth, nlohmann::json::parse_event_t event,
-                        nlohmann::json &parsed) {
-  if (event != nlohmann::json::parse_event_t::key)
-    return true;
-  const std::string &key = parsed.get_ref<const std::string &>();
-  switch (depth) {
-  case 1:
-    return key == "format" || key == "format_version" || key == "functions";
-  case 3:
-    return key == "identity" || key == "checksum" || key == "skipped" ||
-           key == "optimization" || key == "paths" || key == "field_paths";
-  case 5:
-    return key == "id" || key == "count";
-  default:
+// One function of a corpus into `index`, as residual mode needs it.
+void addTestedFunction(const JsonPath &at, const nlohmann::json &f,
+                       TestedPathIndex &index) {
+  if (!at.optionalField<std::string>(f, "skipped", "").empty())
+    return;
+  TestedPaths tested{at.field<std::string>(f, "checksum"), {}, {},
+                     at.optionalField<std::string>(f, "optimization", "")};
+  // Field-observed paths are interesting too (docs/merge.md). Counts are
+  // optional here: they only place chords (a corpus has them; without,
+  // the compiler's estimates do).
+  std::map<uint64_t, uint64_t> counts; // by id
+  const auto add = [&](const char *list, const std::vector<nlohmann::json> &paths) {
+    for (size_t k = 0; k < paths.size(); ++k) {
+      const JsonPath path = at.at(list).index(k);
+      uint64_t &count = counts[path.field<uint64_t>(paths[k], "id")];
+      count = saturatingAdd(count, path.optionalField<uint64_t>(paths[k], "count", 0));
+    }
+  };
+  add("paths", at.field<std::vector<nlohmann::json>>(f, "paths"));
+  add("field_paths", at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {}));
+  for (const auto &[id, count] : counts) {
+    tested.ids.push_back(id);
+    tested.counts.push_back(count);
+  }
+  index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
+}
+
+// readTestedPaths's SAX handler: a corpus is mostly metadata residual mode
+// does not need (blocks, edges, lines, tests), and a large one is a
+// gigabyte, so nothing is kept but the top object's format fields and one
+// function at a time, holding only the keys addTestedFunction reads.
+class TestedPathsReader {
+public:
+  explicit TestedPathsReader(TestedPathIndex &index) : index_(index) {}
+
+  bool null() { return value(nullptr); }
+  bool boolean(bool v) { return value(v); }
+  bool number_integer(int64_t v) { return value(v); }
+  bool number_unsigned(uint64_t v) { return value(v); }
+  bool number_float(double v, const std::string &) { return value(v); }
+  bool string(std::string &v) { return value(v); }
+  bool binary(nlohmann::json::binary_t &) { return value(nullptr); }
+
+  bool start_object(size_t) { return open(nlohmann::json::object()); }
+  bool start_array(size_t) { return open(nlohmann::json::array()); }
+  bool end_object() { return close(); }
+  bool end_array() { return close(); }
+
+  bool key(std::string &k) {
+    if (skipFrom_)
+      return true;
+    // Keys of the top object (depth 1), of a function (3), of a path or
+    // field path (5).
+    const size_t depth = stack_.size();
+    const bool keep =
+        depth == 1   ? k == "format" || k == "format_version" || k == "functions"
+        : depth == 3 ? k == "identity" || k == "checksum" || k == "skipped" ||
+                           k == "optimization" || k == "paths" || k == "field_paths"
+        : depth == 5 ? k == "id" || k == "count"
+                     : true;
+    if (!keep) {
+      skipFrom_ = depth; // the value that follows
+      return true;
+    }
+    key_ = k;
     return true;
   }
-}
+
+  // The problems in the order a DOM reader finds them: the format, then
+  // the functions (of the last "functions" key, as in a DOM).
+  void finish() const {
+    checkFormat(top_, "pathcov-corpus", 2);
+    if (!sawFunctions_)
+      throw InputError("functions: missing");
+    if (!problem_.empty())
+      throw InputError(problem_);
+  }
+
+private:
+  // A "functions" key: what an earlier one held is forgotten.
+  void startFunctions(bool isArray) {
+    sawFunctions_ = true;
+    index_.clear();
+    functionIndex_ = 0;
+    problem_ = isArray ? "" : "functions: expected an array";
+  }
+
+  // One function, unless an earlier one was bad: its problem is the one
+  // reported once the format has been checked.
+  void add(const nlohmann::json &f) {
+    const JsonPath at = JsonPath("functions").index(functionIndex_++);
+    if (!problem_.empty())
+      return;
+    try {
+      addTestedFunction(at, f, index_);
+    } catch (const InputError &e) {
+      problem_ = e.what();
+    }
+  }
+
+  // Containers below a dropped key are counted, not built.
+  bool open(nlohmann::json container) {
+    if (skipFrom_) {
+      ++skipped_;
+      return true;
+    }
+    const size_t depth = stack_.size();
+    if (depth == 0) {
+      if (!container.is_object())
+        throw InputError("the document: expected an object");
+      stack_.push_back(&top_);
+      return true;
+    }
+    if (depth == 1 && key_ == "functions") {
+      startFunctions(container.is_array());
+      if (!container.is_array()) {
+        ++skipped_;
+        skipFrom_ = depth;
+        return true;
+      }
+      stack_.push_back(nullptr); // the functions array: never built
+      return true;
+    }
+    if (depth == 2) { // a function
+      function_ = std::move(container);
+      stack_.push_back(&function_);
+      return true;
+    }
+    stack_.push_back(insert(std::move(container)));
+    return true;
+  }
+
+  bool close() {
+    if (skipFrom_) {
+      if (--skipped_ == 0)
+        skipFrom_ = 0;
+      return true;
+    }
+    stack_.pop_back();
+    if (stack_.size() == 2) { // a function ended
+      add(function_);
+      function_ = nullptr;
+    }
+    return true;
+  }
+
+  template <class T> bool value(T &&v) {
+    if (skipFrom_) {
+      if (skipped_ == 0) // a dropped key's scalar value
+        skipFrom_ = 0;
+      return true;
+    }
+    if (stack_.size() == 2) { // a function that is not an object
+      add(nlohmann::json(std::forward<T>(v)));
+      return true;
+    }
+    if (stack_.empty())
+      throw InputError("the document: expected an object");
+    if (stack_.size() == 1 && key_ == "functions") {
+      startFunctions(false);
+      return true;
+    }
+    insert(nlohmann::json(std::forward<T>(v)));
+    return true;
+  }
+
+  // Into the innermost open container: under key_ in an object.
+  nlohmann::json *insert(nlohmann::json v) {
+    nlohmann::json &parent = *stack_.back();
+    if (parent.is_array()) {
+      parent.push_back(std::move(v));
+      return &parent.back();
+    }
+    nlohmann::json &slot = parent[key_];
+    slot = std::move(v);
+    return &slot;
+  }
+
+  TestedPathIndex &index_;
+  nlohmann::json top_ = nlohmann::json::object();
+  nlohmann::json function_;
+  std::vector<nlohmann::json *> stack_; // open containers; null: functions
+  std::string key_;
+  size_t functionIndex_ = 0;
+  bool sawFunctions_ = false;
+  std::string problem_; // the first bad function's
+  size_t skipFrom_ = 0; // nonzero while a dropped key's value goes by
+  size_t skipped_ = 0;  // containers open inside it
+};
 
 } // namespace
 
 TestedPathIndex readTestedPaths(std::string_view json) {
-  const nlohmann::json doc = parseJsonText(json, keepForTestedPaths);
-  checkFormat(doc, "pathcov-corpus", 2);
-  const JsonPath top;
   TestedPathIndex index;
-  const auto functions = top.field<std::vector<nlohmann::json>>(doc, "functions");
-  for (size_t i = 0; i < functions.size(); ++i) {
-    const JsonPath at = top.at("functions").index(i);
-    const nlohmann::json &f = functions[i];
-    if (!at.optionalField<std::string>(f, "skipped", "").empty())
-      continue;
-    TestedPaths tested{at.field<std::string>(f, "checksum"), {}, {},
-                       at.optionalField<std::string>(f, "optimization", "")};
-    // Field-observed paths are interesting too (docs/merge.md). Counts are
-    // optional here: they only place chords (a corpus has them; without,
-    // the compiler's estimates do).
-    std::map<uint64_t, uint64_t> counts; // by id
-    const auto add = [&](const char *list,
-                         const std::vector<nlohmann::json> &paths) {
-      for (size_t k = 0; k < paths.size(); ++k) {
-        const JsonPath path = at.at(list).index(k);
-        uint64_t &count = counts[path.field<uint64_t>(paths[k], "id")];
-        count = saturatingAdd(count,
-                              path.optionalField<uint64_t>(paths[k], "count", 0));
-      }
-    };
-    add("paths", at.field<std::vector<nlohmann::json>>(f, "paths"));
-    add("field_paths",
-        at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {}));
-    for (const auto &[id, count] : counts) {
-      tested.ids.push_back(id);
-      tested.counts.push_back(count);
-    }
-    index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
-  }
+  PlacedJsonParser<TestedPathsReader> parser(json, index);
+  nlohmann::json::sax_parse(json.begin(), json.end(), &parser);
+  parser.finish();
   return index;
 }
 

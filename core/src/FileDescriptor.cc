@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +12,28 @@ namespace pathcov {
 FileDescriptor::~FileDescriptor() {
   if (fd_ >= 0)
     close(fd_);
+}
+
+MappedFile::MappedFile(int fd, size_t size) {
+  if (size == 0)
+    return;
+  void *at = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+  if (at != MAP_FAILED)
+    bytes_ = std::string_view(static_cast<const char *>(at), size);
+}
+
+MappedFile &MappedFile::operator=(MappedFile &&other) noexcept {
+  if (this != &other) {
+    this->~MappedFile();
+    bytes_ = other.bytes_;
+    other.bytes_ = {};
+  }
+  return *this;
+}
+
+MappedFile::~MappedFile() {
+  if (bytes_.data())
+    munmap(const_cast<char *>(bytes_.data()), bytes_.size());
 }
 
 bool writeAll(int fd, std::string_view bytes) {

@@ -48,13 +48,4 @@ std::string placedJsonError(const nlohmann::json::exception &e, size_t end,
          std::to_string(column) + ": " + jsonErrorText(e);
 }
 
-nlohmann::json parseJsonText(std::string_view text,
-                             const nlohmann::json::parser_callback_t &keep) {
-  nlohmann::json doc;
-  PlacedJsonParser<nlohmann::detail::json_sax_dom_callback_parser<nlohmann::json>>
-      parser(text, doc, keep);
-  nlohmann::json::sax_parse(text.begin(), text.end(), &parser);
-  return doc;
-}
-
 } // namespace pathcov

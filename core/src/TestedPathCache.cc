@@ -1,5 +1,7 @@
 #include "pathcov/format/TestedPathCache.h"
 
+#include "pathcov/core/Fnv1a.h"
+
 #include <cstring>
 
 namespace pathcov {
@@ -8,9 +10,12 @@ namespace {
 
 // Version 2 added the trailing checksum; version 3 caches corpora of format
 // 2 only: an older cache of an older corpus must not outlive its identities;
-// version 4 adds each path's count, version 5 the optimization option.
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '5'};
-constexpr size_t kChecksumSize = 8;
+// version 4 adds each path's count, version 5 the optimization option;
+// version 6 is an index keyed by the corpus's stamp, checked per bucket.
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '6'};
+// Words after the magic: the stamp (5), buckets, file size, checksum.
+constexpr size_t kHeaderSize = 8 + 8 * 8;
+constexpr size_t kBucketEntrySize = 3 * 8;
 
 void put(std::string &out, uint64_t v) {
   char bytes[8];
@@ -21,6 +26,24 @@ void put(std::string &out, uint64_t v) {
 void put(std::string &out, const std::string &text) {
   put(out, text.size());
   out += text;
+}
+
+uint64_t word(std::string_view bytes, size_t at) {
+  uint64_t v;
+  std::memcpy(&v, bytes.data() + at, 8);
+  return v;
+}
+
+uint64_t bucketOf(std::string_view identity, uint64_t buckets) {
+  return fnv1a64(identity) & (buckets - 1);
+}
+
+uint64_t bucketChecksum(uint64_t offset, uint64_t length, std::string_view records) {
+  Fnv1a h;
+  h.addWord(offset);
+  h.addWord(length);
+  h.add(records);
+  return h.value();
 }
 
 // Reads from a byte range; every read is bounds-checked.
@@ -34,11 +57,11 @@ public:
     rest_.remove_prefix(8);
     return true;
   }
-  bool get(std::string &text) {
+  bool get(std::string_view &text) {
     uint64_t size;
     if (!get(size) || size > rest_.size())
       return false;
-    text.assign(rest_.data(), size);
+    text = rest_.substr(0, size);
     rest_.remove_prefix(size);
     return true;
   }
@@ -52,14 +75,42 @@ private:
   std::string_view rest_;
 };
 
+// The next record of a bucket into `identity` and `versions`; false when
+// malformed.
+bool readRecord(Reader &in, std::string_view &identity,
+                std::vector<TestedPaths> &versions) {
+  uint64_t count;
+  if (!in.get(identity) || !in.count(count, 24))
+    return false;
+  versions.assign(count, {});
+  for (TestedPaths &tested : versions) {
+    std::string_view checksum, optimization;
+    uint64_t ids;
+    if (!in.get(checksum) || !in.get(optimization) || !in.count(ids, 16))
+      return false;
+    tested.checksum = checksum;
+    tested.optimization = optimization;
+    tested.ids.resize(ids);
+    tested.counts.resize(ids);
+    for (uint64_t i = 0; i < ids; ++i)
+      // As readTestedPaths left them: ascending, each once.
+      if (!in.get(tested.ids[i]) || !in.get(tested.counts[i]) ||
+          (i > 0 && tested.ids[i] <= tested.ids[i - 1]))
+        return false;
+  }
+  return true;
+}
+
 } // namespace
 
 std::string encodeTestedPathCache(const TestedPathIndex &index,
-                                  uint64_t corpusHash) {
-  std::string out(kMagic, sizeof kMagic);
-  put(out, corpusHash);
-  put(out, index.size());
+                                  const CorpusStamp &stamp) {
+  uint64_t buckets = 1;
+  while (buckets < index.size() / 2)
+    buckets *= 2;
+  std::vector<std::string> records(buckets);
   for (const auto &[identity, versions] : index) {
+    std::string &out = records[bucketOf(identity, buckets)];
     put(out, identity);
     put(out, versions.size());
     for (const TestedPaths &v : versions) {
@@ -72,51 +123,85 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
       }
     }
   }
+  uint64_t size = kHeaderSize + buckets * kBucketEntrySize;
+  for (const std::string &r : records)
+    size += r.size();
+  std::string out(kMagic, sizeof kMagic);
+  for (const uint64_t v : {stamp.device, stamp.inode, stamp.size,
+                           stamp.modifiedNs, stamp.changedNs, buckets, size})
+    put(out, v);
   put(out, fnv1a64(out));
+  uint64_t offset = kHeaderSize + buckets * kBucketEntrySize;
+  for (const std::string &r : records) {
+    put(out, offset);
+    put(out, r.size());
+    put(out, bucketChecksum(offset, r.size(), r));
+    offset += r.size();
+  }
+  for (const std::string &r : records)
+    out += r;
   return out;
 }
 
-std::optional<TestedPathIndex> decodeTestedPathCache(std::string_view bytes,
-                                                     uint64_t corpusHash) {
-  if (bytes.size() < sizeof kMagic + kChecksumSize ||
-      std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+std::optional<TestedPathCache> TestedPathCache::open(std::string_view bytes,
+                                                     const CorpusStamp &stamp) {
+  if (bytes.size() < kHeaderSize ||
+      std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0 ||
+      word(bytes, kHeaderSize - 8) != fnv1a64(bytes.substr(0, kHeaderSize - 8)))
     return std::nullopt;
-  // Nothing is used before the checksum over everything else (the corpus
-  // hash included) matches: a damaged id would otherwise pass for tested.
-  const std::string_view checked = bytes.substr(0, bytes.size() - kChecksumSize);
-  uint64_t checksum;
-  std::memcpy(&checksum, bytes.data() + checked.size(), kChecksumSize);
-  if (checksum != fnv1a64(checked))
+  const CorpusStamp written{word(bytes, 8), word(bytes, 16), word(bytes, 24),
+                            word(bytes, 32), word(bytes, 40)};
+  const uint64_t buckets = word(bytes, 48), size = word(bytes, 56);
+  if (!(written == stamp) || size != bytes.size() || buckets == 0 ||
+      (buckets & (buckets - 1)) != 0 ||
+      buckets > (bytes.size() - kHeaderSize) / kBucketEntrySize)
     return std::nullopt;
-  Reader in(checked.substr(sizeof kMagic));
-  uint64_t hash, functions;
-  if (!in.get(hash) || hash != corpusHash || !in.count(functions, 16))
+  return TestedPathCache(bytes, buckets);
+}
+
+std::optional<std::string_view> TestedPathCache::bucket(uint64_t b) const {
+  const size_t entry = kHeaderSize + b * kBucketEntrySize;
+  const uint64_t offset = word(bytes_, entry), length = word(bytes_, entry + 8);
+  if (offset > bytes_.size() || length > bytes_.size() - offset)
     return std::nullopt;
-  TestedPathIndex index;
-  for (uint64_t f = 0; f < functions; ++f) {
-    std::string identity;
-    uint64_t versions;
-    if (!in.get(identity) || !in.count(versions, 16))
+  const std::string_view records = bytes_.substr(offset, length);
+  if (word(bytes_, entry + 16) != bucketChecksum(offset, length, records))
+    return std::nullopt;
+  return records;
+}
+
+std::optional<std::vector<TestedPaths>>
+TestedPathCache::find(std::string_view identity) const {
+  const std::optional<std::string_view> records =
+      bucket(bucketOf(identity, buckets_));
+  if (!records)
+    return std::nullopt;
+  Reader in(*records);
+  std::string_view name;
+  std::vector<TestedPaths> versions;
+  while (!in.atEnd()) {
+    if (!readRecord(in, name, versions))
       return std::nullopt;
-    std::vector<TestedPaths> &entry = index[identity];
-    for (uint64_t v = 0; v < versions; ++v) {
-      TestedPaths tested;
-      uint64_t ids;
-      if (!in.get(tested.checksum) || !in.get(tested.optimization) ||
-          !in.count(ids, 16))
-        return std::nullopt;
-      tested.ids.resize(ids);
-      tested.counts.resize(ids);
-      for (uint64_t i = 0; i < ids; ++i)
-        // As readTestedPaths left them: ascending, each once.
-        if (!in.get(tested.ids[i]) || !in.get(tested.counts[i]) ||
-            (i > 0 && tested.ids[i] <= tested.ids[i - 1]))
-          return std::nullopt;
-      entry.push_back(std::move(tested));
-    }
+    if (name == identity)
+      return versions;
   }
-  if (!in.atEnd())
-    return std::nullopt;
+  return std::vector<TestedPaths>{};
+}
+
+std::optional<TestedPathIndex> TestedPathCache::decodeAll() const {
+  TestedPathIndex index;
+  for (uint64_t b = 0; b < buckets_; ++b) {
+    const std::optional<std::string_view> records = bucket(b);
+    if (!records)
+      return std::nullopt;
+    Reader in(*records);
+    std::string_view name;
+    std::vector<TestedPaths> versions;
+    while (!in.atEnd())
+      if (!readRecord(in, name, versions) || bucketOf(name, buckets_) != b ||
+          !index.emplace(std::string(name), std::move(versions)).second)
+        return std::nullopt;
+  }
   return index;
 }
 

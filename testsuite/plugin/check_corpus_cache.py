@@ -52,21 +52,46 @@ def fnv1a(data):
 
 
 def forged_cache(corpus, magic):
-    """What an attacker who can read the corpus writes: a cache of it in the
-    plugin's own format (`magic` from one it wrote: pcovidx5), with every
-    path of every function tested: nothing would be reported."""
+    """What an attacker who can read the corpus writes: an index of it in
+    the plugin's own format (`magic` from one it wrote: pcovidx6), keyed by
+    the corpus's stamp (stat), with every path of every function tested:
+    nothing would be reported."""
     doc = json.load(open(corpus))
+    st = os.stat(corpus)
+
+    def word(v):
+        return struct.pack("<Q", v)
 
     def text(s):
-        return struct.pack("<Q", len(s)) + s.encode()
-    out = magic + struct.pack("<QQ", fnv1a(open(corpus, "rb").read()),
-                              len(doc["functions"]))
+        return word(len(s)) + s.encode()
+    buckets = 1
+    while buckets < len(doc["functions"]) // 2:
+        buckets *= 2
+    records = [b""] * buckets
     for f in sorted(doc["functions"], key=lambda f: f["identity"]):
-        out += text(f["identity"]) + struct.pack("<Q", 1) + text(f["checksum"])
-        out += text(f.get("optimization", ""))
-        out += struct.pack("<Q", f["num_paths"])
-        out += b"".join(struct.pack("<QQ", i, 1) for i in range(f["num_paths"]))
-    return out + struct.pack("<Q", fnv1a(out))
+        b = fnv1a(f["identity"].encode()) & (buckets - 1)
+        records[b] += text(f["identity"]) + word(1) + text(f["checksum"])
+        records[b] += text(f.get("optimization", "")) + word(f["num_paths"])
+        records[b] += b"".join(word(i) + word(1) for i in range(f["num_paths"]))
+    size = 72 + 24 * buckets + sum(len(r) for r in records)
+    head = magic + b"".join(word(v) for v in (
+        st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+        buckets, size))
+    out = head + word(fnv1a(head))
+    offset = 72 + 24 * buckets
+    for r in records:
+        out += word(offset) + word(len(r)) + word(fnv1a(word(offset) + word(len(r)) + r))
+        offset += len(r)
+    return out + b"".join(records)
+
+
+def write_forged(cache, forged, corpus):
+    """`forged` as `cache`, dated as the plugin's own index would be: a
+    clock tick after the corpus last changed."""
+    with open(cache, "wb") as f:
+        f.write(forged)
+    later = os.stat(corpus).st_ctime_ns + 3 * 10**9
+    os.utime(cache, ns=(later, later))
 
 
 def setup_directory(path, mode, corpus):
@@ -147,14 +172,12 @@ def main():
     # Forged caches: right key, right format, all paths "tested".
     forged = forged_cache(home, good[:8])
     if os.geteuid() == 0:
-        with open(cache, "wb") as f:
-            f.write(forged)
+        write_forged(cache, forged, home)
         os.chown(cache, 65534, 65534)
         same_object("cache owned by another user", residual(home, output),
                     output, reference)
     os.remove(cache)
-    with open(cache, "wb") as f:
-        f.write(forged)
+    write_forged(cache, forged, home)
     # The control: trusted, the forgery is read (every path tested), so the
     # refusals below are the checks' doing, not a malformed file's.
     os.chmod(cache, 0o600)
@@ -171,8 +194,7 @@ def main():
                 output, reference)
     check("directory writable by others: no cache written",
           not os.path.exists(shared + ".pathcov-cache"))
-    with open(shared + ".pathcov-cache", "wb") as f:
-        f.write(forged)
+    write_forged(shared + ".pathcov-cache", forged_cache(shared, good[:8]), shared)
     os.chmod(shared + ".pathcov-cache", 0o600)
     same_object("directory writable by others: its cache ignored",
                 residual(shared, output), output, reference)

@@ -28,6 +28,27 @@ private:
   int fd_;
 };
 
+// The first `size` bytes of the open file `fd`, mapped read-only (a
+// private mapping: nothing is copied until a page is touched); unmapped
+// when it goes. Empty when `size` is 0 or the mapping fails.
+class MappedFile {
+public:
+  MappedFile() = default;
+  MappedFile(int fd, size_t size);
+  MappedFile(MappedFile &&other) noexcept : bytes_(other.bytes_) {
+    other.bytes_ = {};
+  }
+  MappedFile &operator=(MappedFile &&other) noexcept;
+  MappedFile(const MappedFile &) = delete;
+  MappedFile &operator=(const MappedFile &) = delete;
+  ~MappedFile();
+  std::string_view bytes() const { return bytes_; }
+  bool mapped() const { return bytes_.data() != nullptr; }
+
+private:
+  std::string_view bytes_;
+};
+
 // Writes all of `bytes` to `fd`, resuming after EINTR; false with errno set.
 bool writeAll(int fd, std::string_view bytes);
 

@@ -143,11 +143,6 @@ private:
   std::string_view text_;
 };
 
-// Parses the JSON text in memory, keeping what `keep` keeps (nlohmann's
-// parser callback). Throws InputError with the place.
-nlohmann::json parseJsonText(std::string_view text,
-                             const nlohmann::json::parser_callback_t &keep);
-
 // Parses JSON from an input iterator range as it reads (a file, a pipe).
 // Throws InputError with the place.
 template <class Input> nlohmann::json parseJsonStream(Input first, Input last) {
