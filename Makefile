@@ -6,7 +6,7 @@ PREFIX ?= /usr/local
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all check check-sanitize fuzz demo install clean bench
+.PHONY: all check check-sanitize fuzz demo install clean bench bench-scale
 
 all: $(BUILD)/CMakeCache.txt
 	cmake --build $(BUILD) -j $(JOBS)
@@ -55,6 +55,12 @@ demo: all
 bench: all
 	./scripts/install-deps.sh --bench
 	python3 bench/run_bench.py --build $(BUILD)
+
+# Not part of `check`: a residual compilation against synthetic corpora of
+# up to a million functions (a gigabyte of JSON, a few minutes); writes
+# docs/bench-scale.md.
+bench-scale: all
+	python3 bench/run_scale.py --build $(BUILD)
 
 install: all
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -41,18 +41,24 @@ uint64_t nowNs() {
   return nanoseconds(now);
 }
 
-// All of `fd`; false with errno set on a read error.
-bool readAll(int fd, std::string &bytes) {
-  bytes.clear();
-  char chunk[65536];
+// All of `fd`, read straight into `bytes` (`size` expected: a corpus is
+// large, and growing a string as it comes copies it over and over); false
+// with errno set on a read error.
+bool readAll(int fd, size_t size, std::string &bytes) {
+  bytes.resize(size + 1); // one more: the end is seen without a resize
+  size_t done = 0;
   for (;;) {
-    const ssize_t got = read(fd, chunk, sizeof chunk);
-    if (got == 0)
+    if (done == bytes.size())
+      bytes.resize(2 * bytes.size());
+    const ssize_t got = read(fd, &bytes[done], bytes.size() - done);
+    if (got == 0) {
+      bytes.resize(done);
       return true;
+    }
     if (got < 0 && errno != EINTR)
       return false;
     if (got > 0)
-      bytes.append(chunk, static_cast<size_t>(got));
+      done += static_cast<size_t>(got);
   }
 }
 
@@ -152,7 +158,7 @@ std::string CorpusLookup::load(bool tryIndex) {
   index_.reset();
   mapped_ = MappedFile();
   std::string bytes;
-  if (!readAll(corpus.get(), bytes))
+  if (!readAll(corpus.get(), static_cast<size_t>(st.st_size), bytes))
     return file_ + ": cannot read: " + std::strerror(errno);
   TestedPathIndex all;
   try {
