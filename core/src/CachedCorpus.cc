@@ -35,9 +35,12 @@ CorpusStamp stampOf(const struct stat &st) {
           nanoseconds(st.st_ctim)};
 }
 
-uint64_t nowNs() {
+// The clock file times come from (a coarse one: it lags the precise time
+// by up to a tick), so that a file written once this says T is dated T or
+// later.
+uint64_t fileClockNs() {
   timespec now;
-  clock_gettime(CLOCK_REALTIME, &now);
+  clock_gettime(CLOCK_REALTIME_COARSE, &now);
   return nanoseconds(now);
 }
 
@@ -170,7 +173,7 @@ std::string CorpusLookup::load(bool tryIndex) {
   // An index made within a clock tick of the corpus's last change is never
   // trusted (CachedCorpus.h): wait out the tick, unless the clocks disagree.
   const uint64_t tick = clockTickNs(stamp.changedNs);
-  const uint64_t trustedFrom = stamp.changedNs + tick, now = nowNs();
+  const uint64_t trustedFrom = stamp.changedNs + tick, now = fileClockNs();
   struct stat after;
   const bool indexing = locked && fstat(corpus.get(), &after) == 0 &&
                         stampOf(after) == stamp && trustedFrom <= now + tick;
@@ -180,8 +183,8 @@ std::string CorpusLookup::load(bool tryIndex) {
     found_.insert(std::move(entry));
   if (!indexing)
     return "";
-  if (trustedFrom > now) {
-    const uint64_t wait = trustedFrom - now + 1'000'000;
+  for (uint64_t at = now; at < trustedFrom; at = fileClockNs()) {
+    const uint64_t wait = trustedFrom - at + 1'000'000;
     const timespec pause{static_cast<time_t>(wait / 1'000'000'000),
                          static_cast<long>(wait % 1'000'000'000)};
     nanosleep(&pause, nullptr);

@@ -16,6 +16,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import finish  # noqa: E402
+
 SOURCE = os.path.join(HERE, "short_circuits.c")
 MAKE_CORPUS = os.path.join(HERE, "..", "..", "scripts", "make-large-corpus.py")
 failures = []
@@ -134,10 +137,8 @@ def main():
           sorted(os.listdir(together)) == ["corpus.json", "corpus.json.pathcov-cache"],
           str(os.listdir(together)))
 
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: a large corpus compiles the same through its index")
+    return finish(failures, "ok: a large corpus compiles the same through its index")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
