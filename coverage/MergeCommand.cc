@@ -3,6 +3,7 @@
 #include "ExitCodes.h"
 #include "FileIo.h"
 #include "Report.h"
+#include "Sightings.h"
 
 #include "pathcov/format/Corpus.h"
 #include "pathcov/format/InputError.h"
@@ -29,7 +30,8 @@ struct MergeOptions {
   bool quiet = false;
 };
 
-// Files named directly, and every *.json file of named directories.
+// Files named directly, and every *.json (corpus, report) and *.ndjson
+// (sighting rows) file of named directories.
 std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
   std::vector<std::string> files;
   for (const std::string &input : inputs) {
@@ -40,10 +42,12 @@ std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
     }
     const std::vector<std::string> inDirectory =
         regularFilesIn("merge", input, [](const std::string &name) {
-          return std::filesystem::path(name).extension() == ".json";
+          const auto extension = std::filesystem::path(name).extension();
+          return extension == ".json" || extension == ".ndjson";
         });
     if (inDirectory.empty())
-      throw InputError(input + ": no *.json corpus or report in the directory");
+      throw InputError(input + ": no *.json corpus or report, nor *.ndjson "
+                               "rows, in the directory");
     files.insert(files.end(), inDirectory.begin(), inDirectory.end());
   }
   return files;
@@ -113,17 +117,7 @@ void foldReport(Corpus &out, const Report &r) {
                                      r.writtenNs, r.reason, r.droppedPaths})
            .second)
     return; // merged already
-  // A path listed once per comdat copy of its function: one sighting.
-  std::map<FieldKey, FieldSighting> sightings;
-  for (const ReportPath &p : r.residualPaths) {
-    const auto [it, added] = sightings.try_emplace(
-        FieldKey{p.identity, p.checksum, p.id}, FieldSighting{p.count, p.firstSeenNs});
-    if (!added) {
-      it->second.count = saturatingAdd(it->second.count, p.count);
-      it->second.firstSeenNs = std::min(it->second.firstSeenNs, p.firstSeenNs);
-    }
-  }
-  for (const auto &[path, s] : sightings)
+  for (const auto &[path, s] : reportSightings(r))
     out.field[path][id] = s;
 }
 
@@ -172,6 +166,12 @@ int runMerge(const MergeOptions &options) {
     std::set<std::pair<std::string, std::string>> modules;
     for (size_t i = 0; i < files.size(); ++i) {
       const std::string &file = files[i];
+      if (std::filesystem::path(file).extension() == ".ndjson") {
+        for (const Report &r : readSightingRows(file))
+          foldReport(out, r);
+        progress.step(i + 1);
+        continue;
+      }
       const nlohmann::json doc = readJsonFile(file);
       const auto format = doc.is_object() ? doc.find("format") : doc.end();
       if (doc.is_object() && format != doc.end() && *format == "pathcov-report") {
@@ -216,8 +216,9 @@ void addMergeCommand(CLI::App &app, int &exitCode) {
       "their provenance; the same input twice counts once (docs/merge.md)");
   merge
       ->add_option("INPUT", options->inputs,
-                   "Corpora (pathcov-corpus) and reports (pathcov-report), or "
-                   "directories of *.json files")
+                   "Corpora (pathcov-corpus), reports (pathcov-report), rows of "
+                   "sightings (*.ndjson, docs/fleet.md), or directories of "
+                   "*.json and *.ndjson files")
       ->required();
   merge
       ->add_option("-o,--output", options->output,

@@ -4,6 +4,7 @@
 #include "ExitCodes.h"
 #include "GateCommand.h"
 #include "MergeCommand.h"
+#include "SightingsCommand.h"
 #include "NumberCommand.h"
 #include "ReportCommand.h"
 #include "ShowCommand.h"
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
   pathcov::addReportCommand(app, exitCode, shellCommandLine(argc, argv));
   pathcov::addGateCommand(app, exitCode);
   pathcov::addMergeCommand(app, exitCode);
+  pathcov::addSightingsCommand(app, exitCode);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {

@@ -1,0 +1,169 @@
+#include "Sightings.h"
+
+#include "FileIo.h"
+
+#include "pathcov/core/Checked.h"
+#include "pathcov/format/InputError.h"
+#include "pathcov/format/JsonFields.h"
+
+#include <algorithm>
+
+namespace pathcov {
+
+std::map<FieldKey, FieldSighting> reportSightings(const Report &r) {
+  std::map<FieldKey, FieldSighting> sightings;
+  for (const ReportPath &p : r.residualPaths) {
+    const auto [it, added] = sightings.try_emplace(
+        FieldKey{p.identity, p.checksum, p.id}, FieldSighting{p.count, p.firstSeenNs});
+    if (!added) {
+      it->second.count = saturatingAdd(it->second.count, p.count);
+      it->second.firstSeenNs = std::min(it->second.firstSeenNs, p.firstSeenNs);
+    }
+  }
+  return sightings;
+}
+
+std::string sightingRows(const std::string &id, const MergedReport &r,
+                         const std::map<FieldKey, FieldSighting> &sightings) {
+  nlohmann::ordered_json row = {
+      {"report", id},
+      {"build_id", r.buildId.empty() ? nlohmann::json() : nlohmann::json(r.buildId)},
+      {"module", r.module},
+      {"pid", r.pid},
+      {"started_ns", r.startedNs},
+      {"written_ns", r.writtenNs},
+      {"reason", r.reason},
+      {"dropped_paths", r.droppedPaths},
+      {"identity", nullptr},
+      {"checksum", nullptr},
+      {"id", nullptr},
+      {"count", nullptr},
+      {"first_seen_ns", nullptr}};
+  if (sightings.empty())
+    return row.dump() + "\n";
+  std::string rows;
+  for (const auto &[path, s] : sightings) {
+    row["identity"] = std::get<0>(path);
+    row["checksum"] = std::get<1>(path);
+    row["id"] = std::get<2>(path);
+    row["count"] = s.count;
+    row["first_seen_ns"] = s.firstSeenNs;
+    rows += row.dump() + "\n";
+  }
+  return rows;
+}
+
+namespace {
+
+// One row's report and (unless its path fields are null) sighting.
+struct Row {
+  std::string id;
+  Report report;
+  bool hasPath = false;
+  ReportPath path;
+};
+
+Row readRow(const nlohmann::json &doc) {
+  const JsonPath at;
+  Row row;
+  row.id = at.field<std::string>(doc, "report");
+  Report &r = row.report;
+  if (!doc.contains("build_id"))
+    throw InputError("build_id: missing");
+  r.buildId = at.optionalField<std::string>(doc, "build_id", "");
+  r.module = at.field<std::string>(doc, "module");
+  r.pid = at.field<uint64_t>(doc, "pid");
+  r.startedNs = at.field<uint64_t>(doc, "started_ns");
+  r.writtenNs = at.field<uint64_t>(doc, "written_ns");
+  r.reason = at.field<std::string>(doc, "reason");
+  r.droppedPaths = at.field<uint64_t>(doc, "dropped_paths");
+  if (row.id != reportId(r.buildId, r.pid, r.startedNs, r.writtenNs))
+    throw InputError("report: \"" + row.id + "\" is not the id of the report "
+                     "its fields describe");
+  const char *pathFields[] = {"identity", "checksum", "id", "count", "first_seen_ns"};
+  size_t present = 0;
+  for (const char *key : pathFields)
+    present += doc.contains(key) && !doc.at(key).is_null();
+  if (present == 0)
+    return row;
+  if (present != std::size(pathFields))
+    throw InputError("identity, checksum, id, count and first_seen_ns: all "
+                     "null (a report that saw no residual path) or none");
+  row.hasPath = true;
+  row.path = {at.field<std::string>(doc, "identity"),
+              at.field<std::string>(doc, "checksum"),
+              at.field<uint64_t>(doc, "id"),
+              at.field<uint64_t>(doc, "count"),
+              at.field<uint64_t>(doc, "first_seen_ns"),
+              0};
+  if (row.path.count == 0)
+    throw InputError("count: a listed path ran at least once");
+  return row;
+}
+
+bool sameReport(const Report &a, const Report &b) {
+  return a.module == b.module && a.reason == b.reason &&
+         a.droppedPaths == b.droppedPaths;
+}
+
+} // namespace
+
+std::vector<Report> readSightingRows(const std::string &file) {
+  const std::string text = readInput(file);
+  std::vector<Report> reports;
+  std::map<std::string, size_t> byId; // index into reports
+  // Per report and path: the line that gave its sighting.
+  std::map<std::pair<std::string, FieldKey>, std::pair<size_t, FieldSighting>> seen;
+  size_t line = 0;
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos)
+      end = text.size();
+    const std::string_view content(text.data() + start, end - start);
+    ++line;
+    start = end + 1;
+    if (content.find_first_not_of(" \t\r") == std::string_view::npos)
+      continue;
+    const std::string where = displayName(file) + ":" + std::to_string(line);
+    Row row;
+    try {
+      nlohmann::json doc;
+      try {
+        doc = nlohmann::json::parse(content);
+      } catch (const nlohmann::json::exception &e) {
+        throw InputError(jsonErrorText(e));
+      }
+      if (!doc.is_object())
+        throw InputError("expected an object (a row)");
+      row = readRow(doc);
+    } catch (const InputError &e) {
+      throw InputError(where + ": " + e.what());
+    }
+    const auto [known, added] = byId.try_emplace(row.id, reports.size());
+    if (added) {
+      row.report.file = file;
+      reports.push_back(row.report);
+    } else if (!sameReport(reports[known->second], row.report)) {
+      throw InputError(where + ": report " + row.id +
+                       ": its module, reason or dropped_paths differ from an "
+                       "earlier row's");
+    }
+    if (!row.hasPath)
+      continue;
+    const ReportPath &p = row.path;
+    const FieldSighting s{p.count, p.firstSeenNs};
+    const auto [at, first] =
+        seen.try_emplace({row.id, FieldKey{p.identity, p.checksum, p.id}}, line, s);
+    if (first) {
+      reports[known->second].residualPaths.push_back(p);
+    } else if (at->second.second.count != s.count ||
+               at->second.second.firstSeenNs != s.firstSeenNs) {
+      throw InputError(where + ": report " + row.id + " sighted path " +
+                       std::to_string(p.id) + " of " + p.identity +
+                       " differently on line " + std::to_string(at->second.first));
+    }
+  }
+  return reports;
+}
+
+} // namespace pathcov
