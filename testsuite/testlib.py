@@ -33,3 +33,16 @@ def must(cmd, what, **kwargs):
         sys.exit(f"FAIL: {what}: {shlex.join(cmd)}\n{result.stdout}"
                  f"{result.stderr}")
     return result
+
+
+def recorded_corpus(plugin, runtime, pathcov, source, work, corpus, args=()):
+    """Builds `source` in record mode in `work`, runs it once with `args`
+    and collects its profile into the corpus `corpus`."""
+    program = os.path.join(work, "program")
+    subprocess.run(["gcc", "-O2", f"-fplugin={plugin}", source, "-o", program,
+                    runtime, "-lpthread"], check=True)
+    profiles = os.path.join(work, "profiles")
+    subprocess.run([program, *args], capture_output=True, check=True,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
+    return corpus

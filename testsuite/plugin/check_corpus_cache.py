@@ -22,6 +22,9 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import recorded_corpus  # noqa: E402
+
 SOURCE = os.path.join(HERE, "two_diamonds.c")
 failures = []
 
@@ -119,14 +122,8 @@ def main():
     os.chmod(work, 0o755)
 
     # The corpus: two_diamonds ran 2 of its 4 paths.
-    program = os.path.join(work, "program")
-    subprocess.run(["gcc", "-O2", f"-fplugin={PLUGIN}", SOURCE, "-o", program,
-                    runtime, "-lpthread"], check=True)
-    profiles = os.path.join(work, "profiles")
-    subprocess.run([program], capture_output=True, check=True,
-                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
-    corpus = os.path.join(work, "corpus.json")
-    subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
+    corpus = recorded_corpus(PLUGIN, runtime, pathcov, SOURCE, work,
+                             os.path.join(work, "corpus.json"))
 
     # What the JSON says, and the cache the plugin leaves.
     home = setup_directory(os.path.join(work, "home"), 0o755, corpus)

@@ -17,7 +17,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import finish  # noqa: E402
+from testlib import finish, recorded_corpus  # noqa: E402
 
 SOURCE = os.path.join(HERE, "short_circuits.c")
 MAKE_CORPUS = os.path.join(HERE, "..", "..", "scripts", "make-large-corpus.py")
@@ -54,15 +54,9 @@ def main():
     os.makedirs(work)
     os.chmod(work, 0o755)
 
-    program = os.path.join(work, "program")
-    subprocess.run(["gcc", "-O2", f"-fplugin={PLUGIN}", SOURCE, "-o", program,
-                    runtime, "-lpthread"], check=True)
-    profiles = os.path.join(work, "profiles")
-    subprocess.run([program, "3"], capture_output=True, check=True,
-                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
     small = os.path.join(work, "small", "corpus.json")
     os.makedirs(os.path.dirname(small))
-    subprocess.run([pathcov, "collect", "-o", small, profiles], check=True)
+    recorded_corpus(PLUGIN, runtime, pathcov, SOURCE, work, small, ["3"])
     large = os.path.join(work, "large.json")
     subprocess.run([sys.executable, MAKE_CORPUS, "--include", small, "10000", large],
                    check=True)
