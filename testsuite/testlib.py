@@ -2,6 +2,7 @@
 `sys.path.insert(0, <testsuite directory>)`."""
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -46,3 +47,12 @@ def recorded_corpus(plugin, runtime, pathcov, source, work, corpus, args=()):
                    env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
     subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
     return corpus
+
+
+def fresh_directory(path):
+    """`path`, emptied, mode 0755: a directory the plugin trusts with its
+    corpus index whatever the umask (docs/residual-mode.md)."""
+    shutil.rmtree(path, ignore_errors=True)
+    os.makedirs(path)
+    os.chmod(path, 0o755)
+    return path

@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import recorded_corpus  # noqa: E402
+from testlib import fresh_directory, recorded_corpus  # noqa: E402
 
 SOURCE = os.path.join(HERE, "two_diamonds.c")
 failures = []
@@ -117,9 +117,7 @@ def same_object(what, result, output, reference):
 def main():
     global PLUGIN
     PLUGIN, runtime, pathcov, work = sys.argv[1:5]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    os.chmod(work, 0o755)
+    fresh_directory(work)
 
     # The corpus: two_diamonds ran 2 of its 4 paths.
     corpus = recorded_corpus(PLUGIN, runtime, pathcov, SOURCE, work,

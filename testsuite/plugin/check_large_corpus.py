@@ -17,7 +17,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import finish, recorded_corpus  # noqa: E402
+from testlib import finish, fresh_directory, recorded_corpus  # noqa: E402
 
 SOURCE = os.path.join(HERE, "short_circuits.c")
 MAKE_CORPUS = os.path.join(HERE, "..", "..", "scripts", "make-large-corpus.py")
@@ -50,9 +50,7 @@ def same(a, b):
 def main():
     global PLUGIN
     PLUGIN, runtime, pathcov, work = sys.argv[1:5]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    os.chmod(work, 0o755)
+    fresh_directory(work)
 
     small = os.path.join(work, "small", "corpus.json")
     os.makedirs(os.path.dirname(small))
