@@ -21,9 +21,6 @@ namespace {
 uint64_t clockTickNs(uint64_t changedNs) {
   return changedNs % 1'000'000'000 == 0 ? 2'000'000'000 : 50'000'000;
 }
-// How long a compilation waits for another to index the corpus.
-constexpr int kLockWaitSeconds = 60;
-
 uint64_t nanoseconds(const timespec &t) {
   return static_cast<uint64_t>(t.tv_sec) * 1'000'000'000 +
          static_cast<uint64_t>(t.tv_nsec);
@@ -91,18 +88,26 @@ std::optional<TestedPathCache> mapTrustedIndex(int dir, const std::string &name,
   return TestedPathCache::open(mapped.bytes(), stamp);
 }
 
-// An exclusive lock on `fd` within `seconds`; false if others held it
-// all that time.
-bool lockWithin(int fd, int seconds) {
-  for (int tries = 0; tries < seconds * 10; ++tries) {
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
-      return true;
-    if (errno != EWOULDBLOCK && errno != EINTR)
-      return false;
-    const timespec tenth{0, 100'000'000};
-    nanosleep(&tenth, nullptr);
-  }
-  return false;
+// The lock that serializes indexing, `name` in `dir`: a file only we can
+// open (created 0600, never through a link, and used only if it is ours
+// and nobody else may write it), so that only our own compilations can
+// hold it and waiting for it is safe. Locked and returned open, or -1
+// when it cannot be (someone else's file squats the name in a sticky
+// directory: then nobody waits).
+int lockIndexing(int dir, const std::string &name) {
+  FileDescriptor lock(openat(dir, name.c_str(),
+                             O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+                             0600));
+  struct stat st;
+  if (!lock.ok() || fstat(lock.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
+      st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
+    return -1;
+  while (flock(lock.get(), LOCK_EX) != 0)
+    if (errno != EINTR)
+      return -1;
+  const int fd = lock.get();
+  lock.release();
+  return fd;
 }
 
 const std::vector<TestedPaths> kNoVersions;
@@ -151,8 +156,9 @@ std::string CorpusLookup::load(bool tryIndex) {
     source_ = Source::Index;
     return "";
   }
-  // Released when `corpus` is closed.
-  const bool locked = trusted_ && lockWithin(corpus.get(), kLockWaitSeconds);
+  // Released when closed.
+  const FileDescriptor lock(trusted_ ? lockIndexing(dir.get(), indexName_ + ".lock") : -1);
+  const bool locked = lock.ok();
   if (locked && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
     source_ = Source::Index; // another compilation indexed it meanwhile

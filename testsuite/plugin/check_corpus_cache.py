@@ -134,9 +134,11 @@ def main():
     check("cache: mode 0600", os.path.isfile(cache) and
           stat.S_IMODE(os.stat(cache).st_mode) == 0o600,
           oct(os.stat(cache).st_mode) if os.path.exists(cache) else "")
-    check("cache: no temporary file left",
+    check("cache: no temporary file left (the lock stays, mode 0600)",
           sorted(os.listdir(os.path.dirname(home))) ==
-          ["corpus.json", "corpus.json.pathcov-cache"],
+          ["corpus.json", "corpus.json.pathcov-cache",
+           "corpus.json.pathcov-cache.lock"] and
+          stat.S_IMODE(os.stat(cache + ".lock").st_mode) == 0o600,
           str(os.listdir(os.path.dirname(home))))
     good = open(cache, "rb").read()
     output = os.path.join(work, "out.o")
@@ -197,6 +199,36 @@ def main():
     same_object("sticky directory", residual(sticky, output), output, reference)
     check("sticky directory: cache written",
           os.path.exists(sticky + ".pathcov-cache"))
+    # The indexing lock squatted: by a link to a victim, and (as root) by
+    # another user's file that user could hold forever. Nobody waits or
+    # follows the link; the build is what the JSON says.
+    os.remove(sticky + ".pathcov-cache")
+    os.remove(sticky + ".pathcov-cache.lock")
+    os.symlink(victims[0], sticky + ".pathcov-cache.lock")
+    same_object("lock a link", residual(sticky, output), output, reference)
+    check("lock a link: no index written without the lock",
+          not os.path.exists(sticky + ".pathcov-cache"))
+    check("lock a link: victim untouched",
+          open(victims[0], "rb").read() == b"secret\n" and
+          stat.S_IMODE(os.stat(victims[0]).st_mode) == 0o600)
+    if os.geteuid() == 0:
+        os.remove(sticky + ".pathcov-cache.lock")
+        with open(sticky + ".pathcov-cache.lock", "w"):
+            pass
+        os.chmod(sticky + ".pathcov-cache.lock", 0o666)
+        os.chown(sticky + ".pathcov-cache.lock", 65534, 65534)
+        holder = subprocess.Popen(
+            [sys.executable, "-c", "import fcntl, os, sys, time; "
+             "os.setgid(65534); os.setuid(65534); "
+             "f = open(sys.argv[1], 'r+'); fcntl.flock(f, fcntl.LOCK_EX); "
+             "print('held', flush=True); time.sleep(120)",
+             sticky + ".pathcov-cache.lock"], stdout=subprocess.PIPE, text=True)
+        held = holder.stdout.readline().strip() == "held"
+        same_object("lock another user's and held", residual(sticky, output),
+                    output, reference)
+        check("lock another user's and held: it was held", held)
+        holder.kill()
+        holder.wait()
 
     # Damage: one byte flipped, every 7th in turn (core/tests flip them
     # all): 7 is prime to the 8 of a word, so every byte of some word.

@@ -126,7 +126,8 @@ def main():
           str(sources(stats)))
     check("together: the same objects", all(same(o, reference) for o in outputs))
     check("together: no temporary file left",
-          sorted(os.listdir(together)) == ["corpus.json", "corpus.json.pathcov-cache"],
+          sorted(os.listdir(together)) == ["corpus.json", "corpus.json.pathcov-cache",
+                                           "corpus.json.pathcov-cache.lock"],
           str(os.listdir(together)))
 
     return finish(failures, "ok: a large corpus compiles the same through its index")

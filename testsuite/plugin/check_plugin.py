@@ -214,7 +214,8 @@ def main():
           [{**want, "corpus": "json"}], "")
     check("cache unwritable: no temporary file left",
           sorted(os.listdir(blocked)) == ["corpus.json",
-                                          "corpus.json.pathcov-cache"],
+                                          "corpus.json.pathcov-cache",
+                                          "corpus.json.pathcov-cache.lock"],
           str(os.listdir(blocked)))
 
     if failures:

@@ -13,9 +13,11 @@
 // passes for the one indexed. It is
 // written only into such a directory, as a fresh mode-0600 file of an
 // unpredictable name, then renamed. Compilations that find no index take
-// turns (a lock on the corpus), so that one of them indexes and the others
-// use its index; nobody waits for the lock more than a minute (a corpus
-// others can read, others can lock): then it reads the JSON.
+// turns, so that one of them indexes and the others use its index: they
+// lock CORPUS.pathcov-cache.lock beside it, a file of the effective user's
+// that nobody else can open (created 0600, never through a link), so only
+// one's own compilations can make one wait. Where that file is someone
+// else's, nobody waits and each compilation reads the JSON.
 #pragma once
 
 #include "pathcov/format/Corpus.h"

@@ -23,6 +23,8 @@ public:
   ~FileDescriptor();
   int get() const { return fd_; }
   bool ok() const { return fd_ >= 0; }
+  // Gives the descriptor up: it is no longer closed here.
+  void release() { fd_ = -1; }
 
 private:
   int fd_;
