@@ -31,13 +31,15 @@ UNIT = "int one(int x) { return x > 3 ? x * 2 : x + 1; }\n"
 
 
 def timed(command):
-    """(wall seconds, peak RSS in MB) of `command`, under /usr/bin/time."""
-    result = subprocess.run(["/usr/bin/time", "-f", "%e %M", *command],
+    """(wall seconds, peak RSS in MB) of `command`: the time measured here
+    (/usr/bin/time's has 10 ms steps), the memory by /usr/bin/time."""
+    began = time.perf_counter()
+    result = subprocess.run(["/usr/bin/time", "-f", "%M", *command],
                             capture_output=True, text=True)
+    wall = time.perf_counter() - began
     if result.returncode != 0:
         sys.exit(f"failed: {' '.join(command)}\n{result.stderr}")
-    wall, kb = result.stderr.strip().splitlines()[-1].split()
-    return float(wall), int(kb) / 1024
+    return wall, int(result.stderr.strip().splitlines()[-1]) / 1024
 
 
 def compile_command(unit, plugin, corpus=None, stats=None):
@@ -50,9 +52,16 @@ def compile_command(unit, plugin, corpus=None, stats=None):
     return command
 
 
-def median_of(command, runs):
-    samples = [timed(command) for _ in range(runs)]
-    return statistics.median(s[0] for s in samples), max(s[1] for s in samples)
+def interleaved(commands, runs):
+    """Each command's median wall time and peak memory over `runs` runs,
+    the commands taking turns (A B A B ...) so that a change in the
+    machine's load falls on all of them."""
+    samples = [[] for _ in commands]
+    for _ in range(runs):
+        for i, command in enumerate(commands):
+            samples[i].append(timed(command))
+    return [(statistics.median(s[0] for s in ss), max(s[1] for s in ss))
+            for ss in samples]
 
 
 def measure(functions, plugin, work, runs):
@@ -62,9 +71,9 @@ def measure(functions, plugin, work, runs):
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make-large-corpus.py"),
                     str(functions), corpus], check=True)
     unit = os.path.join(work, "one.c")
-    plain = median_of(compile_command(unit, plugin), runs)
     first = timed(compile_command(unit, plugin, corpus))
-    later = median_of(compile_command(unit, plugin, corpus), runs)
+    plain, later = interleaved([compile_command(unit, plugin),
+                                compile_command(unit, plugin, corpus)], runs)
     index_bytes = os.path.getsize(corpus + ".pathcov-cache")
     # Eight compilations at once against a copy without an index.
     together_dir = os.path.join(work, f"t{functions}")
@@ -165,8 +174,8 @@ def table(results, runs):
         "A one-function unit compiled with `gcc -O2 -c`: plainly, and in residual "
         "mode against a synthetic corpus (`scripts/make-large-corpus.py`) the "
         "first time (the JSON read, the index written beside it) and afterwards "
-        f"(through the index). Wall time: median of {runs} runs (the first "
-        "compilation: one); memory: peak RSS (`/usr/bin/time`). Together: 8 "
+        f"(through the index). Wall time: median of {runs} runs, plain and "
+        "later interleaved (the first compilation: one run); memory: peak RSS (`/usr/bin/time`). Together: 8 "
         "compilations started at once against a copy of the corpus without an "
         "index, how many indexed it and how many used that index.",
         "",
@@ -193,7 +202,7 @@ def main():
     parser.add_argument("--build", default="build")
     parser.add_argument("--functions", default="10000,100000,1000000")
     parser.add_argument("--reports", default="10000,100000")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--output", default=os.path.join(ROOT, "docs", "bench-scale.md"))
     args = parser.parse_args()
     plugin = os.path.abspath(os.path.join(args.build, "plugin", "pathcov.so"))
