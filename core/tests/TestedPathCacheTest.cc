@@ -203,7 +203,8 @@ TEST(TestedPathCache, RefusesImpossibleCounts) {
   // One bucket: its records start after the header and the one entry; the
   // identity's length (8 + 4 bytes), then the number of versions.
   bytes[72 + 24 + 12 + 7] = 0x7f;
-  const auto cache = TestedPathCache::open(resealed(bytes), kStamp);
+  const std::string damaged = resealed(bytes); // the view outlives no bytes
+  const auto cache = TestedPathCache::open(damaged, kStamp);
   ASSERT_TRUE(cache.has_value());
   EXPECT_FALSE(cache->find("main").has_value());
 }
@@ -215,8 +216,8 @@ TEST(TestedPathCache, RefusesIdsOutOfOrder) {
        {std::vector<uint64_t>{3, 3}, std::vector<uint64_t>{7, 0}}) {
     TestedPathIndex index;
     index["main"] = {{"00000000000000aa", ids, {1, 1}, ""}};
-    const auto cache =
-        TestedPathCache::open(encodeTestedPathCache(index, kStamp), kStamp);
+    const std::string bytes = encodeTestedPathCache(index, kStamp);
+    const auto cache = TestedPathCache::open(bytes, kStamp);
     ASSERT_TRUE(cache.has_value());
     EXPECT_FALSE(cache->find("main").has_value());
     EXPECT_FALSE(cache->decodeAll().has_value());

@@ -48,7 +48,8 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
 class TestedPathCache {
 public:
   // nullopt unless `bytes` has a well-formed header (checksum, size,
-  // bucket table within the file) for the corpus of `stamp`.
+  // bucket table within the file) for the corpus of `stamp`. The cache
+  // reads `bytes` where they are: they must outlive it.
   static std::optional<TestedPathCache> open(std::string_view bytes,
                                              const CorpusStamp &stamp);
 
