@@ -31,12 +31,13 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_READERS ?=
+FUZZ_RESUME ?=
 fuzz: all
 	./scripts/install-deps.sh --fuzz
 	$(MAKE) $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	python3 fuzz/run_fuzz.py --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) \
-	  $(FUZZ_READERS)
+	  $(if $(FUZZ_RESUME),--resume) $(FUZZ_READERS)
 
 # afl-clang-fast: Debian's afl-gcc-fast refuses its own GCC 12 ("GCC and
 # plugin have incompatible versions").

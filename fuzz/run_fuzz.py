@@ -3,10 +3,12 @@
 pathcov_fuzz, one after the other, then prints what each run did. Exits 1
 if any run found a crash or a hang, or could not run.
 
-Usage: run_fuzz.py --build build-fuzz --seconds 60 [READER...]
+Usage: run_fuzz.py --build build-fuzz --seconds 60 [--resume] [READER...]
 (no READER: every reader with a seed directory, build-fuzz/fuzz/seeds/).
 Each run starts afresh in build-fuzz/fuzz/work/READER (afl-fuzz -o): copy
 the findings of a run (its default/crashes, default/hangs) before the next.
+With --resume, a run starts from the seeds and the queue the reader's last
+run left there, so that runs add up until nothing new is found.
 """
 import argparse
 import os
@@ -25,7 +27,24 @@ def fuzzer_stats(out):
     return stats
 
 
-def run(driver, reader, seeds, out, seconds):
+def resumed_seeds(seeds, out):
+    """The seeds and the queue of the last run in `out`, in one directory
+    beside it (the last run's directory is about to go)."""
+    merged = out + ".seeds"
+    shutil.rmtree(merged, ignore_errors=True)
+    shutil.copytree(seeds, merged)
+    queue = os.path.join(out, "default", "queue")
+    if os.path.isdir(queue):
+        for name in os.listdir(queue):
+            if name.startswith("id:"):
+                shutil.copy(os.path.join(queue, name),
+                            os.path.join(merged, "queue-" + name[3:9]))
+    return merged
+
+
+def run(driver, reader, seeds, out, seconds, resume):
+    if resume:
+        seeds = resumed_seeds(seeds, out)
     shutil.rmtree(out, ignore_errors=True)
     env = dict(os.environ,
                AFL_NO_UI="1",
@@ -61,6 +80,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True)
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--resume", action="store_true")
     parser.add_argument("readers", nargs="*")
     args = parser.parse_args()
     fuzz = os.path.join(os.path.abspath(args.build), "fuzz")
@@ -71,7 +91,7 @@ def main():
         started = time.monotonic()
         clean &= run(os.path.join(fuzz, "pathcov_fuzz"), reader,
                      os.path.join(fuzz, "seeds", reader),
-                     os.path.join(fuzz, "work", reader), args.seconds)
+                     os.path.join(fuzz, "work", reader), args.seconds, args.resume)
         print(f"  ({time.monotonic() - started:.0f} s wall, findings in "
               f"{os.path.join(fuzz, 'work', reader, 'default')})")
     sys.exit(0 if clean else 1)
