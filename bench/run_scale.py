@@ -28,6 +28,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 UNIT = "int one(int x) { return x > 3 ? x * 2 : x + 1; }\n"
+MAIN = "int one(int);\nint main(int argc, char **argv) { return one(argc) > 100; }\n"
 
 
 def timed(command):
@@ -64,16 +65,40 @@ def interleaved(commands, runs):
             for ss in samples]
 
 
-def measure(functions, plugin, work, runs):
+def unit_corpus(paths, work):
+    """one.c's own corpus (its function tested on one of its 2 paths), and
+    one.c compiled against it: what the unit must compile to against any
+    corpus that holds it."""
+    unit, main = os.path.join(work, "one.c"), os.path.join(work, "main.c")
+    with open(main, "w") as f:
+        f.write(MAIN)
+    program = os.path.join(work, "program")
+    subprocess.run(["gcc", "-O2", f"-fplugin={paths['plugin']}", unit, main, "-o",
+                    program, paths["runtime"], "-lpthread"], check=True)
+    profiles = os.path.join(work, "profiles")
+    subprocess.run([program], check=False,
+                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    corpus_dir = os.path.join(work, "small")
+    os.makedirs(corpus_dir)
+    corpus = os.path.join(corpus_dir, "corpus.json")
+    subprocess.run([paths["pathcov"], "collect", "-o", corpus, profiles], check=True)
+    subprocess.run(compile_command(unit, paths["plugin"], corpus), check=True)
+    return corpus, open(unit + ".o", "rb").read()
+
+
+def measure(functions, paths, work, runs, small, reference):
+    plugin = paths["plugin"]
     corpus_dir = os.path.join(work, f"c{functions}")
     os.makedirs(corpus_dir)
     corpus = os.path.join(corpus_dir, "corpus.json")
     subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make-large-corpus.py"),
-                    str(functions), corpus], check=True)
+                    "--include", small, str(functions), corpus], check=True)
     unit = os.path.join(work, "one.c")
     first = timed(compile_command(unit, plugin, corpus))
+    same_as_json = open(unit + ".o", "rb").read() == reference
     plain, later = interleaved([compile_command(unit, plugin),
                                 compile_command(unit, plugin, corpus)], runs)
+    same_as_index = open(unit + ".o", "rb").read() == reference
     index_bytes = os.path.getsize(corpus + ".pathcov-cache")
     # Eight compilations at once against a copy without an index.
     together_dir = os.path.join(work, f"t{functions}")
@@ -99,6 +124,7 @@ def measure(functions, plugin, work, runs):
         "later_s": later[0], "later_mb": later[1],
         "indexed_together": sources.count("indexed"),
         "used_index_together": sources.count("index"),
+        "same_code": same_as_json and same_as_index,
     }
     shutil.rmtree(corpus_dir)
     shutil.rmtree(together_dir)
@@ -177,11 +203,15 @@ def table(results, runs):
         f"(through the index). Wall time: median of {runs} runs, plain and "
         "later interleaved (the first compilation: one run); memory: peak RSS (`/usr/bin/time`). Together: 8 "
         "compilations started at once against a copy of the corpus without an "
-        "index, how many indexed it and how many used that index.",
+        "index, how many indexed it and how many used that index. The corpus "
+        "holds one.c's own (recorded) beside the synthetic functions; same code: "
+        "one.c's object, compiled the first time and through the index, is "
+        "byte for byte the one compiled against one.c's corpus alone.",
         "",
         "| functions | JSON MB | index MB | plain s | plain MB | first s | first MB "
-        "| later s | later MB | later - plain | together: indexed / used the index |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        "| later s | later MB | later - plain | together: indexed / used the index "
+        "| same code |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|",
     ]
     for r in results:
         lines.append(
@@ -190,7 +220,8 @@ def table(results, runs):
             f"| {r['first_mb']:.0f} | {r['later_s']:.3f} | {r['later_mb']:.1f} "
             f"| {1000 * (r['later_s'] - r['plain_s']):+.0f} ms, "
             f"{r['later_mb'] - r['plain_mb']:+.1f} MB "
-            f"| {r['indexed_together']} / {r['used_index_together']} |")
+            f"| {r['indexed_together']} / {r['used_index_together']} "
+            f"| {'yes' if r['same_code'] else '**no**'} |")
     lines += ["", "Targets (issue 17): with 1,000,000 functions, a compilation through "
               "the index at most 20 ms and 20 MB above plain; indexing takes "
               "seconds, not minutes; compilations started together index once."]
@@ -205,16 +236,18 @@ def main():
     parser.add_argument("--runs", type=int, default=11)
     parser.add_argument("--output", default=os.path.join(ROOT, "docs", "bench-scale.md"))
     args = parser.parse_args()
-    plugin = os.path.abspath(os.path.join(args.build, "plugin", "pathcov.so"))
-    pathcov = os.path.abspath(os.path.join(args.build, "coverage", "pathcov"))
+    paths = {name: os.path.abspath(os.path.join(args.build, *where)) for name, where in
+             (("plugin", ("plugin", "pathcov.so")), ("pathcov", ("coverage", "pathcov")),
+              ("runtime", ("runtime", "libpathcov-rt.a")))}
     work = tempfile.mkdtemp(prefix="pathcov-scale-")
     os.chmod(work, 0o755)
     try:
         with open(os.path.join(work, "one.c"), "w") as f:
             f.write(UNIT)
-        results = [measure(int(n), plugin, work, args.runs)
+        small, reference = unit_corpus(paths, work)
+        results = [measure(int(n), paths, work, args.runs, small, reference)
                    for n in args.functions.split(",") if n]
-        merges = [measure_merge(int(n), pathcov, work)
+        merges = [measure_merge(int(n), paths["pathcov"], work)
                   for n in args.reports.split(",") if n]
     finally:
         shutil.rmtree(work, ignore_errors=True)
