@@ -33,21 +33,10 @@ struct CollectOptions {
 
 // Profiles named directly, and every pathcov-*.json in named directories.
 std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
-  std::vector<std::string> files;
-  for (const std::string &input : inputs) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(input, error)) {
-      files.push_back(input);
-      continue;
-    }
-    const std::vector<std::string> inDirectory =
-        regularFilesIn("collect", input, [](const std::string &name) {
-          return name.rfind("pathcov-", 0) == 0 &&
-                 std::filesystem::path(name).extension() == ".json";
-        });
-    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
-  }
-  return files;
+  return inputFiles("collect", inputs, [](const std::string &name) {
+    return name.rfind("pathcov-", 0) == 0 &&
+           std::filesystem::path(name).extension() == ".json";
+  }, "");
 }
 
 void addProfile(const Profile &profile,

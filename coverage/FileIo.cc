@@ -206,6 +206,25 @@ FileDescriptor openInput(const std::string &path) {
 }
 } // namespace
 
+std::vector<std::string>
+inputFiles(const std::string &command, const std::vector<std::string> &inputs,
+           const std::function<bool(const std::string &name)> &wanted,
+           const std::string &noneFound) {
+  std::vector<std::string> files;
+  for (const std::string &input : inputs) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(input, error)) {
+      files.push_back(input);
+      continue;
+    }
+    const std::vector<std::string> inDirectory = regularFilesIn(command, input, wanted);
+    if (inDirectory.empty() && !noneFound.empty())
+      throw InputError(input + ": " + noneFound);
+    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
+  }
+  return files;
+}
+
 std::string readInput(const std::string &path) {
   const FileDescriptor file = openInput(path);
   InputBytes bytes(file.get());

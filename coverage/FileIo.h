@@ -33,6 +33,14 @@ std::vector<std::string>
 regularFilesIn(const std::string &command, const std::string &directory,
                const std::function<bool(const std::string &name)> &wanted);
 
+// A command's inputs: the files named, and in each directory named the
+// files regularFilesIn finds with `wanted`. A directory with none is an
+// InputError ("DIRECTORY: `noneFound`") unless `noneFound` is empty.
+std::vector<std::string>
+inputFiles(const std::string &command, const std::vector<std::string> &inputs,
+           const std::function<bool(const std::string &name)> &wanted,
+           const std::string &noneFound);
+
 // The whole of `path` ("-": standard input), at most kMaxInputBytes.
 // Throws InputError.
 std::string readInput(const std::string &path);

@@ -30,29 +30,6 @@ struct MergeOptions {
   bool quiet = false;
 };
 
-// Files named directly, and every *.json (corpus, report) and *.ndjson
-// (sighting rows) file of named directories.
-std::vector<std::string> inputFiles(const std::vector<std::string> &inputs) {
-  std::vector<std::string> files;
-  for (const std::string &input : inputs) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(input, error)) {
-      files.push_back(input);
-      continue;
-    }
-    const std::vector<std::string> inDirectory =
-        regularFilesIn("merge", input, [](const std::string &name) {
-          const auto extension = std::filesystem::path(name).extension();
-          return extension == ".json" || extension == ".ndjson";
-        });
-    if (inDirectory.empty())
-      throw InputError(input + ": no *.json corpus or report, nor *.ndjson "
-                               "rows, in the directory");
-    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
-  }
-  return files;
-}
-
 bool hasTestedData(const Corpus &corpus) {
   if (corpus.profiles > 0)
     return true;
@@ -112,10 +89,7 @@ void foldCorpus(Corpus &out, const Corpus &in, const nlohmann::json &doc,
 
 void foldReport(Corpus &out, const Report &r) {
   const std::string id = reportId(r.buildId, r.pid, r.startedNs, r.writtenNs);
-  if (!out.reports
-           .emplace(id, MergedReport{r.module, r.buildId, r.pid, r.startedNs,
-                                     r.writtenNs, r.reason, r.droppedPaths})
-           .second)
+  if (!out.reports.emplace(id, provenanceOf(r)).second)
     return; // merged already
   for (const auto &[path, s] : reportSightings(r))
     out.field[path][id] = s;
@@ -161,7 +135,13 @@ int runMerge(const MergeOptions &options) {
   }
   Corpus out;
   try {
-    const std::vector<std::string> files = inputFiles(options.inputs);
+    const std::vector<std::string> files = inputFiles(
+        "merge", options.inputs,
+        [](const std::string &name) {
+          const auto extension = std::filesystem::path(name).extension();
+          return extension == ".json" || extension == ".ndjson";
+        },
+        "no *.json corpus or report, nor *.ndjson rows, in the directory");
     Progress progress(!options.quiet, files.size());
     std::set<std::pair<std::string, std::string>> modules;
     for (size_t i = 0; i < files.size(); ++i) {
@@ -173,23 +153,11 @@ int runMerge(const MergeOptions &options) {
         continue;
       }
       const nlohmann::json doc = readJsonFile(file);
-      const auto format = doc.is_object() ? doc.find("format") : doc.end();
-      if (doc.is_object() && format != doc.end() && *format == "pathcov-report") {
-        foldReport(out, readReport(doc, file));
+      std::variant<Report, Corpus> input = readReportOrCorpus(doc, file);
+      if (const Report *report = std::get_if<Report>(&input)) {
+        foldReport(out, *report);
       } else {
-        Corpus in;
-        try {
-          if (doc.is_object() && format != doc.end() && *format == "pathcov-profile")
-            throw InputError("a profile, not a corpus: turn profiles into a "
-                             "corpus with pathcov collect, then merge that");
-          if (doc.is_object() && format != doc.end() && format->is_string() &&
-              *format != "pathcov-corpus")
-            throw InputError("format: " + format->dump() +
-                             " is neither \"pathcov-corpus\" nor \"pathcov-report\"");
-          in = readCorpus(doc);
-        } catch (const InputError &e) {
-          throw InputError(displayName(file) + ": " + e.what());
-        }
+        const Corpus &in = std::get<Corpus>(input);
         for (const CorpusModule &m : in.modules)
           modules.insert({m.path, m.buildId});
         foldCorpus(out, in, doc, file);

@@ -75,4 +75,27 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
   }
 }
 
+std::variant<Report, Corpus> readReportOrCorpus(const nlohmann::json &doc,
+                                                const std::string &file) {
+  const auto format = doc.is_object() ? doc.find("format") : doc.end();
+  if (format != doc.end() && *format == "pathcov-report")
+    return readReport(doc, file);
+  try {
+    if (format != doc.end() && *format == "pathcov-profile")
+      throw InputError("a profile, not a corpus: turn profiles into a "
+                       "corpus with pathcov collect, then merge that");
+    if (format != doc.end() && format->is_string() && *format != "pathcov-corpus")
+      throw InputError("format: " + format->dump() +
+                       " is neither \"pathcov-corpus\" nor \"pathcov-report\"");
+    return readCorpus(doc);
+  } catch (const InputError &e) {
+    throw InputError(displayName(file) + ": " + e.what());
+  }
+}
+
+MergedReport provenanceOf(const Report &r) {
+  return {r.module, r.buildId, r.pid, r.startedNs, r.writtenNs, r.reason,
+          r.droppedPaths};
+}
+
 } // namespace pathcov

@@ -2,10 +2,13 @@
 // "Reports"; schemas/report.schema.json).
 #pragma once
 
+#include "pathcov/format/Corpus.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace pathcov {
@@ -39,5 +42,15 @@ Report readReport(const std::string &file);
 
 // The same, from `file`'s document read already.
 Report readReport(const nlohmann::json &doc, const std::string &file);
+
+// What `merge` and `sightings` take from `file`'s document: a report, or a
+// corpus (with the reports merged into it). Throws InputError naming the
+// file: a profile (with what to do instead), another format, a broken
+// report or corpus.
+std::variant<Report, Corpus> readReportOrCorpus(const nlohmann::json &doc,
+                                                const std::string &file);
+
+// The report as a corpus records it (its id: reportId of these fields).
+MergedReport provenanceOf(const Report &report);
 
 } // namespace pathcov

@@ -26,24 +26,12 @@ struct SightingsOptions {
 // A report's rows, or a corpus's: one report at a time, each with the
 // sightings the corpus keeps for it.
 std::string rowsOf(const std::string &file) {
-  const nlohmann::json doc = readJsonFile(file);
-  const auto format = doc.is_object() ? doc.find("format") : doc.end();
-  if (format != doc.end() && *format == "pathcov-report") {
-    const Report r = readReport(doc, file);
-    return sightingRows(reportId(r.buildId, r.pid, r.startedNs, r.writtenNs),
-                        {r.module, r.buildId, r.pid, r.startedNs, r.writtenNs,
-                         r.reason, r.droppedPaths},
-                        reportSightings(r));
-  }
-  Corpus corpus;
-  try {
-    if (format != doc.end() && *format != "pathcov-corpus")
-      throw InputError("format: " + format->dump() +
-                       " is neither \"pathcov-corpus\" nor \"pathcov-report\"");
-    corpus = readCorpus(doc);
-  } catch (const InputError &e) {
-    throw InputError(displayName(file) + ": " + e.what());
-  }
+  const std::variant<Report, Corpus> input =
+      readReportOrCorpus(readJsonFile(file), file);
+  if (const Report *r = std::get_if<Report>(&input))
+    return sightingRows(reportId(r->buildId, r->pid, r->startedNs, r->writtenNs),
+                        provenanceOf(*r), reportSightings(*r));
+  const Corpus &corpus = std::get<Corpus>(input);
   std::map<std::string, std::map<FieldKey, FieldSighting>> byReport;
   for (const auto &[path, seen] : corpus.field)
     for (const auto &[report, s] : seen)
@@ -57,18 +45,13 @@ std::string rowsOf(const std::string &file) {
 int runSightings(const SightingsOptions &options) {
   std::string rows;
   try {
-    for (const std::string &input : options.inputs) {
-      std::error_code error;
-      if (!std::filesystem::is_directory(input, error)) {
-        rows += rowsOf(input);
-        continue;
-      }
-      for (const std::string &file :
-           regularFilesIn("sightings", input, [](const std::string &name) {
-             return std::filesystem::path(name).extension() == ".json";
-           }))
-        rows += rowsOf(file);
-    }
+    for (const std::string &file : inputFiles(
+             "sightings", options.inputs,
+             [](const std::string &name) {
+               return std::filesystem::path(name).extension() == ".json";
+             },
+             "no *.json report or corpus in the directory"))
+      rows += rowsOf(file);
   } catch (const InputError &e) {
     std::cerr << "pathcov sightings: " << e.what() << '\n';
     return kExitBadInput;

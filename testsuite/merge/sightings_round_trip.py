@@ -15,7 +15,9 @@ path, one on an unknown function):
     same corpus again;
   - SQLite's aggregates (SUM(count), COUNT(DISTINCT report),
     MIN(first_seen_ns) per path) equal the corpus's field_paths;
-  - bad rows are refused with the file, the line and the problem (exit 3).
+  - bad rows are refused with the file, the line and the problem (exit 3);
+    so are inputs sightings cannot read (an empty directory, a profile,
+    another format).
 
 usage: sightings_round_trip.py PATHCOV CORPUS SCHEMA WORKDIR"""
 import json
@@ -150,6 +152,25 @@ def main():
         r = run("merge", "-q", "-o", os.path.join(work, "bad.json"), corpus, bad, expect=3)
         check(f"pathcov merge: {bad}:{problem}" in r.stderr,
               f"{name}: {r.stderr.strip()!r} does not name {bad}:{problem}")
+
+    # What sightings refuses, as merge does: the file and the problem.
+    empty = os.path.join(work, "empty")
+    os.makedirs(empty)
+    profile = write(os.path.join(work, "profile.json"),
+                    {"format": "pathcov-profile", "format_version": "2.0"})
+    other = write(os.path.join(work, "other.json"),
+                  {"format": "pathcov-numbering", "format_version": "1.0"})
+    for name, inputs, problem in (
+            ("empty directory", [empty],
+             f"{empty}: no *.json report or corpus in the directory"),
+            ("a profile", [profile], f"{profile}: a profile, not a corpus"),
+            ("another format", [other],
+             f'{other}: format: "pathcov-numbering" is neither')):
+        r = run("sightings", "-o", os.path.join(work, "bad.ndjson"), *inputs, expect=3)
+        check(f"pathcov sightings: {problem}" in r.stderr,
+              f"sightings, {name}: {r.stderr.strip()!r} does not say {problem!r}")
+    check(not os.path.exists(os.path.join(work, "bad.ndjson")),
+          "sightings wrote rows after an error")
 
     return finish(failures, "ok: sightings round-trip through SQLite into the corpus")
 
