@@ -16,8 +16,6 @@
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/TestedPathCache.h"
 
-#include "pathcov/core/Fnv1a.h"
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -40,16 +38,6 @@ void readTestedPathsAsPlugin(const std::string &file) {
   }
 }
 
-uint64_t wordAt(const std::string &bytes, size_t at) {
-  uint64_t v;
-  std::memcpy(&v, bytes.data() + at, sizeof v);
-  return v;
-}
-
-void setWord(std::string &bytes, size_t at, uint64_t v) {
-  std::memcpy(&bytes[at], &v, sizeof v);
-}
-
 // The plugin's index reader. An index is only used when its stamp matches
 // the corpus, so the fuzzer is given the stamp the input names, and the
 // header's and buckets' checksums are made right, or every mutation would
@@ -57,25 +45,10 @@ void setWord(std::string &bytes, size_t at, uint64_t v) {
 // as the plugin trusts it, and a lookup must agree with the whole.
 void decodeCacheAsPlugin(const std::string &file) {
   std::string bytes = readInput(file);
-  constexpr size_t kHeader = 72, kEntry = 24;
-  if (bytes.size() < kHeader)
+  const std::optional<CorpusStamp> stamp = resealTestedPathCache(bytes);
+  if (!stamp)
     throw InputError("not an index");
-  const CorpusStamp stamp{wordAt(bytes, 8), wordAt(bytes, 16), wordAt(bytes, 24),
-                          wordAt(bytes, 32), wordAt(bytes, 40)};
-  setWord(bytes, 64, fnv1a64(std::string_view(bytes).substr(0, 64)));
-  const uint64_t buckets = wordAt(bytes, 48);
-  for (uint64_t b = 0; b < buckets && b < (bytes.size() - kHeader) / kEntry; ++b) {
-    const size_t entry = kHeader + b * kEntry;
-    const uint64_t offset = wordAt(bytes, entry), length = wordAt(bytes, entry + 8);
-    if (offset > bytes.size() || length > bytes.size() - offset)
-      continue;
-    Fnv1a h;
-    h.addWord(offset);
-    h.addWord(length);
-    h.add(std::string_view(bytes).substr(offset, length));
-    setWord(bytes, entry + 16, h.value());
-  }
-  const auto cache = TestedPathCache::open(bytes, stamp);
+  const auto cache = TestedPathCache::open(bytes, *stamp);
   if (!cache)
     throw InputError("not an index");
   const auto index = cache->decodeAll();

@@ -143,6 +143,24 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
   return out;
 }
 
+std::optional<CorpusStamp> resealTestedPathCache(std::string &bytes) {
+  if (bytes.size() < kHeaderSize)
+    return std::nullopt;
+  const auto set = [&bytes](size_t at, uint64_t v) { std::memcpy(&bytes[at], &v, 8); };
+  set(kHeaderSize - 8, fnv1a64(std::string_view(bytes).substr(0, kHeaderSize - 8)));
+  const uint64_t buckets = word(bytes, 48);
+  for (uint64_t b = 0;
+       b < buckets && b < (bytes.size() - kHeaderSize) / kBucketEntrySize; ++b) {
+    const size_t entry = kHeaderSize + b * kBucketEntrySize;
+    const uint64_t offset = word(bytes, entry), length = word(bytes, entry + 8);
+    if (offset <= bytes.size() && length <= bytes.size() - offset)
+      set(entry + 16, bucketChecksum(offset, length,
+                                     std::string_view(bytes).substr(offset, length)));
+  }
+  return CorpusStamp{word(bytes, 8), word(bytes, 16), word(bytes, 24),
+                     word(bytes, 32), word(bytes, 40)};
+}
+
 std::optional<TestedPathCache> TestedPathCache::open(std::string_view bytes,
                                                      const CorpusStamp &stamp) {
   if (bytes.size() < kHeaderSize ||

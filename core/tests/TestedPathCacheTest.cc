@@ -61,24 +61,8 @@ void expectSame(const TestedPathIndex &a, const TestedPathIndex &b) {
   }
 }
 
-// `bytes` with its header's checksum and every bucket's made right again:
-// damage the checksums do not see.
 std::string resealed(std::string bytes) {
-  const auto word = [&](size_t at) {
-    uint64_t v;
-    std::memcpy(&v, bytes.data() + at, 8);
-    return v;
-  };
-  const auto set = [&](size_t at, uint64_t v) { std::memcpy(&bytes[at], &v, 8); };
-  set(64, fnv1a64(std::string_view(bytes).substr(0, 64)));
-  for (uint64_t b = 0; b < word(48); ++b) {
-    const size_t entry = 72 + b * 24;
-    Fnv1a h;
-    h.addWord(word(entry));
-    h.addWord(word(entry + 8));
-    h.add(std::string_view(bytes).substr(word(entry), word(entry + 8)));
-    set(entry + 16, h.value());
-  }
+  resealTestedPathCache(bytes);
   return bytes;
 }
 

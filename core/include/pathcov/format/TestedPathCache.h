@@ -44,6 +44,12 @@ struct CorpusStamp {
 std::string encodeTestedPathCache(const TestedPathIndex &index,
                                   const CorpusStamp &stamp);
 
+// For tests and fuzzing: makes the header's checksum and each bucket's (of
+// those within the file) right for what they cover, and returns the stamp
+// the header names (nullopt: too short for a header), so that what is left
+// is damage the checksums cannot see.
+std::optional<CorpusStamp> resealTestedPathCache(std::string &bytes);
+
 // An index in memory (mapped): nothing is copied until a lookup.
 class TestedPathCache {
 public:
