@@ -150,14 +150,15 @@ std::string CorpusLookup::load(bool tryIndex) {
   const CorpusStamp stamp = stampOf(st);
   const FileDescriptor dir(::open(directory_.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   struct stat dirStat;
-  trusted_ = dir.ok() && fstat(dir.get(), &dirStat) == 0 && isTrustedDirectory(dirStat);
-  if (trusted_ && tryIndex &&
+  const bool trusted =
+      dir.ok() && fstat(dir.get(), &dirStat) == 0 && isTrustedDirectory(dirStat);
+  if (trusted && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
     source_ = Source::Index;
     return "";
   }
   // Released when closed.
-  const FileDescriptor lock(trusted_ ? lockIndexing(dir.get(), indexName_ + ".lock") : -1);
+  const FileDescriptor lock(trusted ? lockIndexing(dir.get(), indexName_ + ".lock") : -1);
   const bool locked = lock.ok();
   if (locked && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {

@@ -255,7 +255,7 @@ public:
   bool end_array() { return close(); }
 
   bool key(std::string &k) {
-    if (skipFrom_)
+    if (skipping_)
       return true;
     // Keys of the top object (depth 1), of a function (3), of a path or
     // field path (5).
@@ -267,7 +267,7 @@ public:
         : depth == 5 ? k == "id" || k == "count"
                      : true;
     if (!keep) {
-      skipFrom_ = depth; // the value that follows
+      skipping_ = true; // the value that follows
       return true;
     }
     key_ = k;
@@ -308,7 +308,7 @@ private:
 
   // Containers below a dropped key are counted, not built.
   bool open(nlohmann::json container) {
-    if (skipFrom_) {
+    if (skipping_) {
       ++skipped_;
       return true;
     }
@@ -322,8 +322,8 @@ private:
     if (depth == 1 && key_ == "functions") {
       startFunctions(container.is_array());
       if (!container.is_array()) {
+        skipping_ = true;
         ++skipped_;
-        skipFrom_ = depth;
         return true;
       }
       stack_.push_back(nullptr); // the functions array: never built
@@ -339,9 +339,9 @@ private:
   }
 
   bool close() {
-    if (skipFrom_) {
+    if (skipping_) {
       if (--skipped_ == 0)
-        skipFrom_ = 0;
+        skipping_ = false;
       return true;
     }
     stack_.pop_back();
@@ -353,9 +353,9 @@ private:
   }
 
   template <class T> bool value(T &&v) {
-    if (skipFrom_) {
+    if (skipping_) {
       if (skipped_ == 0) // a dropped key's scalar value
-        skipFrom_ = 0;
+        skipping_ = false;
       return true;
     }
     if (stack_.size() == 2) { // a function that is not an object
@@ -392,8 +392,8 @@ private:
   size_t functionIndex_ = 0;
   bool sawFunctions_ = false;
   std::string problem_; // the first bad function's
-  size_t skipFrom_ = 0; // nonzero while a dropped key's value goes by
-  size_t skipped_ = 0;  // containers open inside it
+  bool skipping_ = false; // while a dropped key's value goes by
+  size_t skipped_ = 0;    // containers open inside it
 };
 
 } // namespace

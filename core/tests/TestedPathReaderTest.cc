@@ -61,6 +61,8 @@ TEST(TestedPathReader, SameProblemsAsTheDomReader) {
   const std::pair<std::string, std::string> cases[] = {
       {"[]",
        "the document: expected an object"},
+      {"3",
+       "the document: expected an object"},
       {"{}",
        "format: missing"},
       {"{\"format\":3}",
@@ -78,6 +80,8 @@ TEST(TestedPathReader, SameProblemsAsTheDomReader) {
       {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\"}",
        "functions: missing"},
       {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":{}}",
+       "functions: expected an array"},
+      {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":3}",
        "functions: expected an array"},
       {"{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\"functions\":[7]}",
        "functions[0]: expected an object"},

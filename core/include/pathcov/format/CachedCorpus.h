@@ -53,7 +53,6 @@ private:
   std::string load(bool tryIndex);
 
   std::string file_, directory_, indexName_;
-  bool trusted_ = false;
   Source source_ = Source::Json;
   MappedFile mapped_;
   std::optional<TestedPathCache> index_;
