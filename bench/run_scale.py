@@ -27,6 +27,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
+sys.path.insert(0, os.path.join(ROOT, "testsuite"))
+from testlib import recorded_corpus  # noqa: E402
 UNIT = "int one(int x) { return x > 3 ? x * 2 : x + 1; }\n"
 MAIN = "int one(int);\nint main(int argc, char **argv) { return one(argc) > 100; }\n"
 
@@ -72,16 +74,10 @@ def unit_corpus(paths, work):
     unit, main = os.path.join(work, "one.c"), os.path.join(work, "main.c")
     with open(main, "w") as f:
         f.write(MAIN)
-    program = os.path.join(work, "program")
-    subprocess.run(["gcc", "-O2", f"-fplugin={paths['plugin']}", unit, main, "-o",
-                    program, paths["runtime"], "-lpthread"], check=True)
-    profiles = os.path.join(work, "profiles")
-    subprocess.run([program], check=False,
-                   env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
     corpus_dir = os.path.join(work, "small")
     os.makedirs(corpus_dir)
-    corpus = os.path.join(corpus_dir, "corpus.json")
-    subprocess.run([paths["pathcov"], "collect", "-o", corpus, profiles], check=True)
+    corpus = recorded_corpus(paths["plugin"], paths["runtime"], paths["pathcov"],
+                             [unit, main], work, os.path.join(corpus_dir, "corpus.json"))
     subprocess.run(compile_command(unit, paths["plugin"], corpus), check=True)
     return corpus, open(unit + ".o", "rb").read()
 

@@ -193,8 +193,9 @@ private:
     const bool hashed = f.numPaths > gOptions.arrayThreshold || counters == 0;
     const uint64_t lastCounter = hashed ? 0 : counters - 1;
     const FunctionTableTrees trees = emitFunctionTables(
-        {f.identity, recordModeRecord(f, hashed, gOptions.arrayThreshold, gOptions.atomic), g.cfg.checksum(),
-         f.numPaths,
+        {f.identity,
+         recordModeRecord(f, hashed, gOptions.arrayThreshold, gOptions.atomic),
+         g.cfg.checksum(), f.numPaths,
          (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0),
          lastCounter, hashed ? 0 : counters, {}, {}, false});
     instrumentPaths(g, numbered, chords,

@@ -36,11 +36,11 @@ def must(cmd, what, **kwargs):
     return result
 
 
-def recorded_corpus(plugin, runtime, pathcov, source, work, corpus, args=()):
-    """Builds `source` in record mode in `work`, runs it once with `args`
-    and collects its profile into the corpus `corpus`."""
+def recorded_corpus(plugin, runtime, pathcov, sources, work, corpus, args=()):
+    """Builds the program of `sources` in record mode in `work`, runs it
+    once with `args` and collects its profile into the corpus `corpus`."""
     program = os.path.join(work, "program")
-    subprocess.run(["gcc", "-O2", f"-fplugin={plugin}", source, "-o", program,
+    subprocess.run(["gcc", "-O2", f"-fplugin={plugin}", *sources, "-o", program,
                     runtime, "-lpthread"], check=True)
     profiles = os.path.join(work, "profiles")
     subprocess.run([program, *args], capture_output=True, check=True,

@@ -120,7 +120,7 @@ def main():
     fresh_directory(work)
 
     # The corpus: two_diamonds ran 2 of its 4 paths.
-    corpus = recorded_corpus(PLUGIN, runtime, pathcov, SOURCE, work,
+    corpus = recorded_corpus(PLUGIN, runtime, pathcov, [SOURCE], work,
                              os.path.join(work, "corpus.json"))
 
     # What the JSON says, and the cache the plugin leaves.

@@ -54,7 +54,7 @@ def main():
 
     small = os.path.join(work, "small", "corpus.json")
     os.makedirs(os.path.dirname(small))
-    recorded_corpus(PLUGIN, runtime, pathcov, SOURCE, work, small, ["3"])
+    recorded_corpus(PLUGIN, runtime, pathcov, [SOURCE], work, small, ["3"])
     large = os.path.join(work, "large.json")
     subprocess.run([sys.executable, MAKE_CORPUS, "--include", small, "10000", large],
                    check=True)
