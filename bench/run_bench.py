@@ -715,7 +715,8 @@ def write_doc(results, args, paths, out):
             for g, title in (("functions", "functions per table policy"),
                              ("ppp_delta", "PPP delta (functions with tested paths)"),
                              ("path_ends", "path ends"),
-                             ("seen_slots", "seen slots (first sighting only)")):
+                             ("seen_slots", "seen slots (first sighting only)"),
+                             ("peeled", "loops peeled (first iteration; GCC's size estimate)")):
                 if sa[g] or sb[g]:
                     A(f"| {title} | {pstats.describe(g, sa[g])} | {pstats.describe(g, sb[g])} |")
             va, vb = r["variants"].get("res_a", {}), r["variants"].get("res_b", {})

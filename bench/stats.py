@@ -1,7 +1,8 @@
 """Residual mode's compile-time statistics: -fplugin-arg-pathcov-stats=FILE
 appends one JSON object per translation unit: {"unit": ..., "functions":
 {POLICY: n, ...}, "ppp_delta": {BUCKET: n}, "path_ends": {"checked": n,
-"unchecked": n}, "seen_slots": {"functions": n, "bytes": n}}. The sums over
+"unchecked": n}, "seen_slots": {"functions": n, "bytes": n}, "peeled": {"loops":
+n, "insns": n}}. The sums over
 the package's own units are used (a configure script's test programs, whose
 sources are gone after the build, are not the package's), a missing key
 counts 0, and policies are whatever keys appear.
@@ -12,12 +13,12 @@ import os
 import re
 
 DELTA_BUCKETS = ["1", "(1,2]", "(2,4]", "over 4"]
-GROUPS = ["functions", "ppp_delta", "path_ends", "seen_slots"]
+GROUPS = ["functions", "ppp_delta", "path_ends", "seen_slots", "peeled"]
 
 
 def empty():
     return {"units": 0, "functions": {}, "ppp_delta": {}, "path_ends": {},
-            "seen_slots": {}}
+            "seen_slots": {}, "peeled": {}}
 
 
 def _add(dst, src):
@@ -54,7 +55,8 @@ def describe(group, d):
     """'array 12, sorted 3, ...' in a stable order, generic over the keys present."""
     pref = {"functions": ["bytemap", "array", "hashed", "sorted", "untested", "stale", "complete"],
             "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"],
-            "seen_slots": ["functions", "bytes"]}.get(group, [])
+            "seen_slots": ["functions", "bytes"],
+            "peeled": ["loops", "insns"]}.get(group, [])
     keys = ordered_keys(d, pref)
     return ", ".join(f"{k}: {d[k]}" for k in keys) if keys else "-"
 

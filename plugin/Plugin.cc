@@ -12,6 +12,7 @@
 
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
+#include "LoopPeeling.h"
 #include "ProcessCalls.h"
 #include "RuntimeDecls.h"
 #include <unistd.h>
@@ -37,6 +38,15 @@ struct ResidualStats {
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
   // Functions with seen slots, and the slots' bytes (.bss).
   uint64_t seenFunctions = 0, seenBytes = 0;
+
+  // Loops whose first iteration was peeled, and GCC's size estimate of
+  // the copies.
+  uint64_t peeledLoops = 0, peeledInsns = 0;
+
+  void addPeeled(PeeledLoops peeled) {
+    peeledLoops += peeled.loops;
+    peeledInsns += peeled.insns;
+  }
 
   void addSeen(uint64_t slots) {
     if (slots == 0)
@@ -68,6 +78,7 @@ struct ResidualStats {
                        {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
         {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}},
         {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}},
+        {"peeled", {{"loops", peeledLoops}, {"insns", peeledInsns}}},
         // How the corpus was read: its index, the JSON (indexed now), or
         // the JSON only (no index could be trusted or written).
         {"corpus", corpusSourceName(gCorpus.source())}};
@@ -258,6 +269,15 @@ private:
       tables.multipliers[1] = plan.table[plan.tableSize + 1];
     }
     instrumentPaths(g, numbered, plan.chords, tables, gOptions);
+    // Copies are worth their size only where the optimizers run after.
+    if (!plan.peel.empty() && optimize > 0 &&
+        !optimize_function_for_size_p(fun)) {
+      std::vector<basic_block> headers;
+      for (BlockId b : plan.peel)
+        headers.push_back(g.blockOf[b]);
+      gStats.addPeeled(
+          peelFirstIterations(fun, headers, gOptions.peelInsns));
+    }
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
 

@@ -30,6 +30,12 @@ const char *const kPluginHelp =
     "  count-tested[=0|1]     residual mode: count how often each tested path\n"
     "                         runs, for reports' tested_paths (0): PPP tables\n"
     "                         with counts, slower\n"
+    "  peel-iterations=N      residual mode: peel the first iteration of\n"
+    "                         loops the tests ran at least N times per entry\n"
+    "                         (4), so that hot iterations check nothing;\n"
+    "                         0: never\n"
+    "  peel-insns=N           residual mode: and whose body is at most N of\n"
+    "                         GCC's estimated instructions (400)\n"
     "  warn-stale[=0|1]       warn when the corpus has a function with\n"
     "                         another CFG (1)\n"
     "  stats[=FILE]           residual mode: print functions per table\n"
@@ -159,6 +165,14 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
     } else if (arg.key == "count-tested") {
       if (!parseFlag(arg.value, options.residualLimits.countTested))
         return bad + ": expected 0 or 1";
+    } else if (arg.key == "peel-iterations") {
+      if (!parseUnsigned(arg.value, options.residualLimits.peelIterations))
+        return bad + ": expected a number";
+    } else if (arg.key == "peel-insns") {
+      uint64_t insns = 0;
+      if (!parseUnsigned(arg.value, insns) || insns > UINT32_MAX)
+        return bad + ": expected a number";
+      options.peelInsns = static_cast<unsigned>(insns);
     } else if (arg.key == "array-threshold") {
       if (!parseUnsigned(arg.value, options.arrayThreshold))
         return bad + ": expected a number";

@@ -25,6 +25,9 @@ struct PluginOptions {
   // a run touches cost anything, and a call per path end costs far more.
   uint64_t arrayThreshold = 65536;
   uint64_t pathLimit = uint64_t(1) << 61;
+  // Residual mode: peel loops (core ResidualPlan::peel) whose body GCC
+  // estimates at most this many instructions.
+  unsigned peelInsns = 400;
   bool atomic = false;
   bool warnSkipped = true;
   // fnmatch(3) patterns, matched against the source file and against both

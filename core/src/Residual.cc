@@ -168,6 +168,26 @@ void markCheckedEnds(const Dag &dag, const std::vector<uint64_t> &testedEnding,
 
 } // namespace
 
+std::vector<BlockId> loopsWorthPeeling(const Dag &dag,
+                                       const std::vector<uint64_t> &runs,
+                                       uint64_t minIterations) {
+  std::vector<uint64_t> entries(dag.numNodes(), 0);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e)
+    if (dag.edges[e].role == DagEdgeRole::Cfg)
+      entries[dag.edges[e].dst] =
+          saturatingAdd(entries[dag.edges[e].dst], runs[e]);
+  std::vector<BlockId> headers;
+  for (BlockId b = 0; b < dag.numNodes(); ++b) {
+    const DagEdgeId start = dag.pathStart[b];
+    if (start == kNoId || dag.enteredAbnormally[b] || runs[start] == 0)
+      continue;
+    const uint64_t once = std::max<uint64_t>(entries[b], 1);
+    if (runs[start] / minIterations >= once)
+      headers.push_back(b);
+  }
+  return headers;
+}
+
 ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
                           const std::string &corpusChecksum,
                           const std::vector<uint64_t> &testedIds,
@@ -261,6 +281,10 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.policy == ResidualPolicy::Array ? plan.ppp.weight
                                            : std::vector<int64_t>{},
       edges.runs);
+  if (limits.peelIterations != 0 && !edges.runs.empty() &&
+      (plan.policy == ResidualPolicy::Bytemap ||
+       plan.policy == ResidualPolicy::Hashed))
+    plan.peel = loopsWorthPeeling(numbered.dag, edges.runs, limits.peelIterations);
   return plan;
 }
 

@@ -437,3 +437,56 @@ TEST(Residual, TestedCountsPutTheChordsOffTheHottestPath) {
       EXPECT_EQ(problem, "");
     }
 }
+
+// A loop: 0 (ENTRY) -> 1 (header) -> 2 -> {3 | 4} -> 5, 5 -> 1 (back edge),
+// 5 -> 6 -> 7 (EXIT). Paths starting at 1 are the second and later
+// iterations; those from ENTRY enter the loop.
+TEST(Residual, PeelsTheLoopsTheTestsIteratedOftenPerEntry) {
+  Cfg cfg(8, 0, 7);
+  cfg.addEdge(0, 1, EdgeKind::Fallthru);
+  cfg.addEdge(1, 2, EdgeKind::Fallthru);
+  cfg.addEdge(2, 3, EdgeKind::True);
+  cfg.addEdge(2, 4, EdgeKind::False);
+  cfg.addEdge(3, 5, EdgeKind::Fallthru);
+  cfg.addEdge(4, 5, EdgeKind::Fallthru);
+  cfg.addEdge(5, 1, EdgeKind::True);
+  cfg.addEdge(5, 6, EdgeKind::False);
+  cfg.addEdge(6, 7, EdgeKind::Fallthru);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  const Dag &dag = numbered.dag;
+  ASSERT_NE(dag.pathStart[1], kNoId);
+  const std::string checksum = hex64(cfg.checksum());
+  // Every path tested but one (so that some end is checked); `perEntry`
+  // runs of each iteration path per run of an entering one.
+  const auto plan = [&](uint64_t perEntry, ResidualLimits limits) {
+    std::vector<uint64_t> ids, counts;
+    for (uint64_t id = 1; id < numbered.ballLarus.totalPaths; ++id) {
+      const bool iteration =
+          regeneratePath(dag, numbered.ballLarus, id).front() == dag.pathStart[1];
+      ids.push_back(id);
+      counts.push_back(iteration ? perEntry : 1);
+    }
+    return planResidual(numbered, cfg.checksum(), checksum, ids, limits, counts);
+  };
+  // Iteration paths: 4 of them (2 routes x 2 ends); entering ones: 3
+  // tested, each once, so 3 entries.
+  EXPECT_EQ(numbered.ballLarus.totalPaths, 8u);
+  const ResidualLimits defaults;
+  EXPECT_EQ(plan(3, defaults).peel, std::vector<BlockId>({1})); // 12 >= 4 * 3
+  EXPECT_EQ(plan(2, defaults).peel, std::vector<BlockId>());    // 8 < 4 * 3
+  ResidualLimits never = defaults;
+  never.peelIterations = 0;
+  EXPECT_EQ(plan(100, never).peel, std::vector<BlockId>());
+  // A PPP array's check does not fold: its table holds counts with
+  // count-tested, and is not worth a copy otherwise either.
+  ResidualLimits arrays = defaults;
+  arrays.bytemapPaths = 0;
+  EXPECT_EQ(plan(100, arrays).policy, ResidualPolicy::Array);
+  EXPECT_EQ(plan(100, arrays).peel, std::vector<BlockId>());
+  // Without the tests' counts nothing says which loops are hot.
+  std::vector<uint64_t> ids;
+  for (uint64_t id = 1; id < numbered.ballLarus.totalPaths; ++id)
+    ids.push_back(id);
+  EXPECT_EQ(planResidual(numbered, cfg.checksum(), checksum, ids, defaults).peel,
+            std::vector<BlockId>());
+}

@@ -43,6 +43,10 @@ def main():
             (["frobnicate=1"], "pathcov: unknown argument 'frobnicate'"),
             (["array-threshold=many"], "pathcov: bad argument "
              "'array-threshold=many': expected a number"),
+            (["peel-iterations=often"], "pathcov: bad argument "
+             "'peel-iterations=often': expected a number"),
+            (["peel-insns=99999999999"], "pathcov: bad argument "
+             "'peel-insns=99999999999': expected a number"),
             (["mode=residual"], "pathcov: mode=residual needs corpus=FILE"),
             (["mode=residual", "corpus=/nonexistent/corpus.json"],
              "pathcov: corpus /nonexistent/corpus.json: cannot open"),
@@ -75,7 +79,8 @@ def main():
     r = compile_with(plugin, ["help"], program)
     check("help: compiles", r.returncode == 0, r.stderr)
     check("help: lists the arguments",
-          "array-threshold=N" in r.stderr and "mode=residual" in r.stderr)
+          "array-threshold=N" in r.stderr and "mode=residual" in r.stderr and
+          "peel-iterations=N" in r.stderr)
 
     # Cannot be numbered within the limit: skipped, never a broken build.
     r = compile_with(plugin, ["path-limit=2"], program)

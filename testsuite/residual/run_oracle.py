@@ -395,9 +395,19 @@ class Oracle:
             raise Failed("the test runs wrote no profile")
         self.lap("test runs")
 
+        stats = os.path.join(self.work, "residual-stats.jsonl")
         residual, warnings = self.build("residual", self.plugin(
             ["mode=residual", f"corpus={test_corpus}"] +
+            ([f"stats={stats}"] if a.expect_peeled is not None else []) +
             a.residual_args.split()), sources)
+        if a.expect_peeled is not None:
+            with open(stats) as f:
+                peeled = sum(json.loads(line)["peeled"]["loops"] for line in f)
+            if peeled != a.expect_peeled:
+                self.fail(f"the residual build peeled {peeled} loops, "
+                          f"expected {a.expect_peeled}")
+            else:
+                self.notes.append(f"{peeled} loops peeled")
         self.residual_build_id = self.build_id(residual)
         self.lap("builds")
 
@@ -824,6 +834,8 @@ def main():
                     help="a control: the field runs have no residual path")
     ap.add_argument("--expect-policy", action="append", default=[],
                     metavar="NAME=POLICY")
+    ap.add_argument("--expect-peeled", type=int, metavar="N",
+                    help="the residual build peels N loops (its statistics)")
     ap.add_argument("--expect-meta", action="append", default=[],
                     metavar="NAME:FIELD=JSON",
                     help="a field of NAME's residual metadata record")

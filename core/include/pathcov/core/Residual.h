@@ -51,6 +51,9 @@ struct ResidualLimits {
   // Hashed: the pairs of multipliers tried at each size (0: none, every
   // such function sorted; for tests).
   unsigned hashAttempts = 8;
+  // Peel the first iteration of loops the tests ran at least this many
+  // times per entry (0: never). See ResidualPlan::peel.
+  uint64_t peelIterations = 4;
 };
 
 // Hashed: slot h(id) = (id * multiplier) >> (64 - log2 size) of a table of
@@ -104,7 +107,24 @@ struct ResidualPlan {
   // tested paths reach needs no code at all.
   std::vector<bool> checkedEnd;
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
+  // Bytemap and hashed tables with the tests' counts: the blocks that
+  // start paths (loop headers, for the plugin) whose loops the tests
+  // iterated at least peelIterations times per entry. With the first
+  // iteration peeled off, every path of the loop left starts at its
+  // header with a constant register, so along a route that crosses no
+  // chord the id at the back edge is a constant and the compiler folds
+  // its check against the constant table away: the hot iteration runs no
+  // pathcov code at all (issue 10, "Loops").
+  std::vector<BlockId> peel;
 };
+
+// The blocks of `dag` that start paths, other than after an abnormal
+// edge, where the paths starting there ran at least `minIterations` times
+// as often as the DAG edges entering the block (once, if none did). `runs`:
+// per DAG edge, how often the tests ran it (walkTestedPaths).
+std::vector<BlockId> loopsWorthPeeling(const Dag &dag,
+                                       const std::vector<uint64_t> &runs,
+                                       uint64_t minIterations);
 
 // `corpusChecksum` is empty when the corpus does not have the function.
 // Tested ids must be paths of `numbered`; an id that is not makes the plan

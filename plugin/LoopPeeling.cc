@@ -1,0 +1,90 @@
+#include "LoopPeeling.h"
+
+#include "cfgloopmanip.h"
+#include "cfghooks.h"
+#include "tree-inline.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-manip.h"
+
+namespace pathcov {
+
+namespace {
+
+// Whether duplicating `loop` keeps every edge of it an ordinary one:
+// abnormal edges (setjmp receivers, computed and nonlocal gotos) and
+// irreducible regions stay as they are, with their code as placed.
+bool ordinaryLoop(class loop *loop) {
+  basic_block *body = get_loop_body(loop);
+  bool ordinary = true;
+  for (unsigned i = 0; i < loop->num_nodes && ordinary; ++i) {
+    if (body[i]->flags & BB_IRREDUCIBLE_LOOP)
+      ordinary = false;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE(e, ei, body[i]->succs)
+      if (e->flags & (EDGE_ABNORMAL | EDGE_IRREDUCIBLE_LOOP))
+        ordinary = false;
+    FOR_EACH_EDGE(e, ei, body[i]->preds)
+      if (e->flags & EDGE_ABNORMAL)
+        ordinary = false;
+  }
+  free(body);
+  return ordinary;
+}
+
+// The loop `header` heads, or nullptr. loop_optimizer_init may have given
+// the loop a preheader by splitting its header (make_forwarder_block):
+// the block keeps the entering edges and the loop starts after it.
+class loop *loopHeadedBy(basic_block header) {
+  if (header->loop_father->header == header)
+    return header->loop_father;
+  if (!single_succ_p(header))
+    return nullptr;
+  class loop *next = single_succ(header)->loop_father;
+  if (next->header != single_succ(header) || !loop_outer(next) ||
+      loop_preheader_edge(next)->src != header)
+    return nullptr;
+  return next;
+}
+
+} // namespace
+
+PeeledLoops peelFirstIterations(function *fun,
+                                const std::vector<basic_block> &headers,
+                                unsigned maxInsns) {
+  PeeledLoops peeled;
+  // The copy gets fresh SSA names for what it defines, so everything must
+  // be in SSA form before it is made.
+  update_ssa(TODO_update_ssa);
+  // Preheaders and simple latches, which the duplication needs; the
+  // irreducible regions marked.
+  loop_optimizer_init(LOOPS_NORMAL);
+  // Where the duplication notes which block and loop copied which.
+  initialize_original_copy_tables();
+  for (basic_block header : headers) {
+    class loop *loop = loopHeadedBy(header);
+    if (!loop || !loop_outer(loop) || !can_duplicate_loop_p(loop) ||
+        !ordinaryLoop(loop))
+      continue;
+    const unsigned insns = tree_num_loop_insns(loop, &eni_size_weights);
+    if (insns > maxInsns)
+      continue;
+    // The copy may leave the loop at any of its exits.
+    auto_sbitmap wontExit(2);
+    bitmap_clear(wontExit);
+    if (!gimple_duplicate_loop_body_to_header_edge(
+            loop, loop_preheader_edge(loop), 1, wontExit, nullptr, nullptr,
+            DLTHE_FLAG_UPDATE_FREQ))
+      continue;
+    // The copy's definitions reach the loop: SSA again before the next.
+    update_ssa(TODO_update_ssa);
+    ++peeled.loops;
+    peeled.insns += insns;
+  }
+  free_original_copy_tables();
+  loop_optimizer_finalize(fun);
+  return peeled;
+}
+
+} // namespace pathcov
