@@ -37,8 +37,9 @@ def main():
         d = testlib.fresh_directory(os.path.join(work, f"seed-{seed}"))
         source = os.path.join(d, "program.c")
         with open(source, "w") as f:
+            # In the seed's directory: csmith writes platform.info there.
             f.write(testlib.must(["csmith", "--seed", seed],
-                                 f"csmith seed {seed}").stdout)
+                                 f"csmith seed {seed}", cwd=d).stdout)
         cflags = [opt, "-w", f"-I{CSMITH_INCLUDE}"]
         build = lambda name, *extra: testlib.must(  # noqa: E731
             ["gcc", *cflags, *extra, source, "-o", os.path.join(d, name)] +
