@@ -48,13 +48,20 @@ def main():
         expected = run(os.path.join(d, "plain"))
         if expected is None:
             continue
+
+        def same_output(variant, variable, directory):
+            """Runs the variant's program with `variable` naming `directory`;
+            notes a failure unless it printed what plain did."""
+            got = run(os.path.join(d, variant),
+                      dict(os.environ, **{variable: directory}))
+            if got != expected:
+                failures.append(f"seed {seed}: the {variant} build printed "
+                                f"{got!r}, plain {expected!r}")
+            return got == expected
+
         build("record", f"-fplugin={plugin}")
         profiles = os.path.join(d, "profiles")
-        recorded = run(os.path.join(d, "record"),
-                       dict(os.environ, PATHCOV_PROFILE_DIR=profiles))
-        if recorded != expected:
-            failures.append(f"seed {seed}: the record build printed "
-                            f"{recorded!r}, plain {expected!r}")
+        if not same_output("record", "PATHCOV_PROFILE_DIR", profiles):
             continue
         corpus = os.path.join(d, "corpus.json")
         testlib.must([pathcov, "collect", "-o", corpus, profiles],
@@ -65,11 +72,7 @@ def main():
               f"-fplugin-arg-pathcov-corpus={corpus}",
               f"-fplugin-arg-pathcov-stats={stats}")
         reports = os.path.join(d, "reports")
-        released = run(os.path.join(d, "residual"),
-                       dict(os.environ, PATHCOV_REPORT_DIR=reports))
-        if released != expected:
-            failures.append(f"seed {seed}: the residual build printed "
-                            f"{released!r}, plain {expected!r}")
+        same_output("residual", "PATHCOV_REPORT_DIR", reports)
         if os.path.isdir(reports) and os.listdir(reports):
             failures.append(f"seed {seed}: the residual build reported "
                             f"{sorted(os.listdir(reports))} on its corpus's run")
