@@ -16,14 +16,16 @@ import testlib  # noqa: E402
 
 CSMITH_INCLUDE = "/usr/include/csmith"
 RUN_SECONDS = 10
+# The instrumented builds may run slower; a hang still fails.
+INSTRUMENTED_SECONDS = 6 * RUN_SECONDS
 
 
-def run(program, env=None):
+def run(program, env=None, seconds=RUN_SECONDS):
     """The program's output, or None when it runs too long (csmith
     programs may loop for minutes: such a seed proves nothing)."""
     try:
         r = subprocess.run([program], capture_output=True, text=True,
-                           timeout=RUN_SECONDS, env=env)
+                           timeout=seconds, env=env)
     except subprocess.TimeoutExpired:
         return None
     return r.returncode, r.stdout
@@ -53,7 +55,8 @@ def main():
             """Runs the variant's program with `variable` naming `directory`;
             notes a failure unless it printed what plain did."""
             got = run(os.path.join(d, variant),
-                      dict(os.environ, **{variable: directory}))
+                      dict(os.environ, **{variable: directory}),
+                      INSTRUMENTED_SECONDS)
             if got != expected:
                 failures.append(f"seed {seed}: the {variant} build printed "
                                 f"{got!r}, plain {expected!r}")
