@@ -42,10 +42,14 @@ def main():
             # In the seed's directory: csmith writes platform.info there.
             f.write(testlib.must(["csmith", "--seed", seed],
                                  f"csmith seed {seed}", cwd=d).stdout)
-        cflags = [opt, "-w", f"-I{CSMITH_INCLUDE}"]
-        build = lambda name, *extra: testlib.must(  # noqa: E731
-            ["gcc", *cflags, *extra, source, "-o", os.path.join(d, name)] +
-            ([runtime, "-lpthread"] if extra else []), f"seed {seed}: {name} build")
+
+        def build(variant, *plugin_args):
+            """Builds d/variant; with the plugin, linked with the runtime."""
+            runtime_args = [runtime, "-lpthread"] if plugin_args else []
+            testlib.must(["gcc", opt, "-w", f"-I{CSMITH_INCLUDE}", *plugin_args,
+                          source, "-o", os.path.join(d, variant), *runtime_args],
+                         f"seed {seed}: {variant} build")
+
         build("plain")
         expected = run(os.path.join(d, "plain"))
         if expected is None:
