@@ -240,6 +240,14 @@ private:
     gStats.add(plan);
 
     const ResidualPolicy policy = plan.policy;
+    // Every path of a complete function is tested: no code, and no
+    // descriptor either (nothing can be reported against it; a descriptor
+    // costs ~250 loaded bytes with its relocations and identity). The
+    // tools still find its metadata.
+    if (policy == ResidualPolicy::Complete) {
+      emitMetadataOnly(residualModeRecord(f, plan, gOptions.atomic));
+      return 0;
+    }
     const uint64_t flags =
         kFlagResidual | (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
         (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
@@ -253,8 +261,6 @@ private:
     spec.seenSlots = seenSlots(plan, f.numPaths);
     gStats.addSeen(spec.seenSlots);
     const FunctionTableTrees trees = emitFunctionTables(spec);
-    if (policy == ResidualPolicy::Complete)
-      return 0;
     const PathEnd pathEnd =
         policy == ResidualPolicy::Bytemap ? PathEnd::CheckBytemap
         : policy == ResidualPolicy::Array ? PathEnd::CheckTable
@@ -311,11 +317,10 @@ private:
   // hashed, untested, stale), a power of two, as many as its paths up to 256, so
   // that a small function gives each path its own. None with count-tested
   // (every path end keeps its call, as before) nor for sorted functions
-  // (their lookup is a call anyway) or complete ones.
+  // (their lookup is a call anyway).
   static uint64_t seenSlots(const ResidualPlan &plan, uint64_t numPaths) {
-    const ResidualPolicy policy = plan.policy;
     if (gOptions.residualLimits.countTested || plan.checkedEnds == 0 ||
-        policy == ResidualPolicy::Sorted || policy == ResidualPolicy::Complete)
+        plan.policy == ResidualPolicy::Sorted)
       return 0;
     return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
   }

@@ -175,6 +175,14 @@ class Oracle:
             texts = [r for r in f.read().split(b"\0") if r]
         return texts
 
+    def descriptor_count(self, module):
+        """The descriptors linked into module: pointers to them fill the
+        section pathcov_functions (abi.h)."""
+        sections = must(["readelf", "-SW", module], "readelf -S").stdout
+        m = re.search(r"\spathcov_functions\s+\S+\s+\S+\s+\S+\s+([0-9a-f]+)",
+                      sections)
+        return int(m.group(1), 16) // 8 if m else 0
+
     def build_id(self, module):
         notes = must(["readelf", "-n", module], "readelf -n").stdout
         m = re.search(r"Build ID:\s*([0-9a-f]+)", notes)
@@ -421,6 +429,14 @@ class Oracle:
         self.meta = {(r["identity"], r["checksum"]): r for r in records
                      if "skipped" not in r}
         self.check_metadata(records, tested, function_schema)
+        # A descriptor per function with code at its path ends: none for
+        # complete ones.
+        described = sum(1 for r in records
+                        if "skipped" not in r and r.get("policy") != "complete")
+        if self.descriptor_count(residual) != described:
+            self.fail(f"the residual build has {self.descriptor_count(residual)}"
+                      f" descriptors, expected {described} (one per function"
+                      " but the complete ones)")
         self.check_stale(warnings, records, tested)
         if "pathcov:" in warnings and not a.expect_stale:
             self.fail(f"the residual build warned:\n{warnings}")

@@ -77,7 +77,8 @@ struct pathcov_function {
    * read). With PATHCOV_FN_CUCKOO, the hash table and its two multipliers
    * (table_size + 2 words), then, with PATHCOV_FN_COUNTED, table_size
    * counts. With PATHCOV_FN_BYTEMAP, the bytemap. 0 when no path of the
-   * function was tested, or every one was (no path end needs a check). */
+   * function was tested. (A function with every path tested has no
+   * descriptor in residual mode.) */
   uint64_t *counters;
   uint64_t calls;        /* entries into the function (counted at ENTRY) */
   void *runtime;         /* owned by the runtime (hashed paths, the last
@@ -92,7 +93,7 @@ struct pathcov_function {
    * function's seen slots, seen_slots pairs {tag, count} of uint64_t,
    * interleaved (slot k is seen[2k], seen[2k + 1]), writable and zero in the
    * object; 0 when the function has none (record mode, count-tested=1, and
-   * the sorted and complete policies; hashed functions have them). Path id's
+   * the sorted policy; hashed functions have them). Path id's
    * slot is id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
    * residual path once it has recorded it, by a compare-and-swap of the tag
    * to id + 1, which then never changes (but for a forked child's reset).
