@@ -30,16 +30,36 @@ def _add(dst, src):
         dst[k] = dst.get(k, 0) + int(v)
 
 
+def _sources(build_dir):
+    """Every file under build_dir, as paths relative to it."""
+    found = set()
+    for root, _, files in os.walk(build_dir):
+        rel = os.path.relpath(root, build_dir)
+        for name in files:
+            found.add(os.path.normpath(os.path.join(rel, name)))
+    return found
+
+
+def _is_package_unit(unit, build_dir, sources):
+    """A unit name is relative to the compiler's directory, which may be any
+    directory of the build (lua builds in src/, xz in src/liblzma/...)."""
+    if os.path.isabs(unit):
+        return os.path.exists(unit)
+    unit = os.path.normpath(unit)
+    return any(s == unit or s.endswith(os.sep + unit) for s in sources)
+
+
 def residual_stats(stats_file, build_dir):
-    """Sums the JSON lines of the units whose source is still there: a
-    relative unit name is relative to the build directory."""
+    """Sums the JSON lines of the units whose source is still there,
+    somewhere in the build directory."""
     tot = empty()
     if not os.path.exists(stats_file):
         return tot
+    sources = _sources(build_dir)
     with open(stats_file, errors="replace") as f:
         for line in f:
             obj = json.loads(line)
-            if not os.path.exists(os.path.join(build_dir, obj["unit"])):
+            if not _is_package_unit(obj["unit"], build_dir, sources):
                 continue
             tot["units"] += 1
             for g in GROUPS:
