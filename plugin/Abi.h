@@ -27,5 +27,6 @@ constexpr uint64_t kFlagStale = 16;
 constexpr uint64_t kFlagBytemap = 32;
 constexpr uint64_t kFlagCounted = 64;
 constexpr uint64_t kFlagCuckoo = 128;
+constexpr uint64_t kFlagNarrow = 256;
 
 } // namespace pathcov

@@ -18,6 +18,7 @@ static_assert(kFlagStale == PATHCOV_FN_STALE);
 static_assert(kFlagBytemap == PATHCOV_FN_BYTEMAP);
 static_assert(kFlagCounted == PATHCOV_FN_COUNTED);
 static_assert(kFlagCuckoo == PATHCOV_FN_CUCKOO);
+static_assert(kFlagNarrow == PATHCOV_FN_NARROW);
 
 constexpr size_t at(DescriptorField field) {
   return static_cast<size_t>(field) * 8;

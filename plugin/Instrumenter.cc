@@ -180,7 +180,16 @@ private:
   // none. The branches come later (insertCheckBranches).
   void checkTable(tree index, tree id) {
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    add(gimple_build_assign(slot, element(index)));
+    if (tables_.narrow) {
+      // A 32-bit load that zero-extends (movl): no extra instruction.
+      tree narrow = make_temp_ssa_name(uint32_type_node, nullptr, "pathcov_slot");
+      add(gimple_build_assign(narrow, build4(ARRAY_REF, uint32_type_node,
+                                             tables_.counters, index, NULL_TREE,
+                                             NULL_TREE)));
+      add(gimple_build_assign(slot, NOP_EXPR, narrow));
+    } else {
+      add(gimple_build_assign(slot, element(index)));
+    }
     tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
     add(gimple_build_assign(tested, EQ_EXPR, slot, id));
     // abi.h: the ids, then their counts; a count is its id's address plus

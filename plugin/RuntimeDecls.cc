@@ -194,7 +194,8 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     TREE_TYPE(DECL_INITIAL(counters)) = type;
     finishVar(counters, nullptr);
   } else if (spec.numCounters) {
-    tree type = build_array_type_nelts(counterType(), spec.numCounters);
+    tree element = spec.narrow ? uint32_type_node : counterType();
+    tree type = build_array_type_nelts(element, spec.numCounters);
     if (spec.readOnly)
       type = build_qualified_type(type, TYPE_QUAL_CONST);
     counters = staticVar("__pathcov_counters", type);
@@ -204,9 +205,11 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     if (!spec.initialCounters.empty()) {
       vec<constructor_elt, va_gc> *init = nullptr;
       for (size_t i = 0; i < spec.initialCounters.size(); ++i)
-        CONSTRUCTOR_APPEND_ELT(init, size_int(i),
-                               build_int_cstu(counterType(),
-                                              spec.initialCounters[i]));
+        CONSTRUCTOR_APPEND_ELT(
+            init, size_int(i),
+            build_int_cstu(element, spec.narrow
+                                        ? uint32_t(spec.initialCounters[i])
+                                        : spec.initialCounters[i]));
       DECL_INITIAL(counters) = build_constructor(type, init);
     }
     finishVar(counters, nullptr);

@@ -183,6 +183,27 @@ class Oracle:
                       sections)
         return int(m.group(1), 16) // 8 if m else 0
 
+    def table_bytes(self, module):
+        """The bytes of the residual tables other than bytemaps in module
+        (symbols __pathcov_counters.N, nm -S)."""
+        symbols = must(["nm", "-S", module], "nm -S").stdout
+        return sum(int(size, 16) for _, size, _, name in
+                   (line.split() for line in symbols.splitlines()
+                    if len(line.split()) == 4)
+                   if name.startswith("__pathcov_counters."))
+
+    @staticmethod
+    def array_table_bytes(record):
+        """abi.h: an array's entries, a power of two above the PPP
+        interval; 32-bit ids without counts where every id fits
+        (PATHCOV_FN_NARROW), else 64-bit ids, then as many counts."""
+        entries = 1
+        while entries < record["ppp_interval"] + 1:
+            entries *= 2
+        if record.get("count_tested"):
+            return 16 * entries
+        return (4 if record["num_paths"] < 2**32 - 1 else 8) * entries
+
     def build_id(self, module):
         notes = must(["readelf", "-n", module], "readelf -n").stdout
         m = re.search(r"Build ID:\s*([0-9a-f]+)", notes)
@@ -437,6 +458,15 @@ class Oracle:
             self.fail(f"the residual build has {self.descriptor_count(residual)}"
                       f" descriptors, expected {described} (one per function"
                       " but the complete ones)")
+        # Where arrays are the only tables, their size says their layout.
+        live = [r for r in records if "skipped" not in r]
+        if not any(r.get("policy") in ("hashed", "sorted") for r in live):
+            expected = sum(self.array_table_bytes(r) for r in live
+                           if r.get("policy") == "array")
+            if self.table_bytes(residual) != expected:
+                self.fail(f"the residual build's tables take "
+                          f"{self.table_bytes(residual)} bytes, expected "
+                          f"{expected} (abi.h)")
         self.check_stale(warnings, records, tested)
         if "pathcov:" in warnings and not a.expect_stale:
             self.fail(f"the residual build warned:\n{warnings}")
