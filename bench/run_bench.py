@@ -451,6 +451,9 @@ def bench_package(pkg, args, paths, res):
 
 # ---------------------------------------------------------------- report
 
+LOAD_AT_START = os.getloadavg()[0]
+
+
 def machine():
     model = "?"
     for line in open("/proc/cpuinfo"):
@@ -464,9 +467,13 @@ def machine():
             mem = "%.1f GiB" % (int(line.split()[1]) / 1024 / 1024)
     val = subprocess.run(["valgrind", "--version"], stdout=subprocess.PIPE, text=True).stdout.strip() \
         if shutil.which("valgrind") else "absent"
+    # Wall and compile times mean little on a loaded machine: say how
+    # loaded it was (Ir does not depend on it).
+    load = "start %.2f, end %.2f" % (LOAD_AT_START, os.getloadavg()[0])
     return [("CPUs (nproc)", str(os.cpu_count())), ("CPU model", model), ("memory", mem),
             ("kernel", platform.release()), ("GCC", gcc), ("valgrind", val),
-            ("Python", platform.python_version())]
+            ("Python", platform.python_version()),
+            ("load average (1 min) when the run started and ended", load)]
 
 
 def ratio_v(x, b):
