@@ -40,7 +40,7 @@ def _sources(build_dir):
     return found
 
 
-def _is_package_unit(unit, build_dir, sources):
+def _is_package_unit(unit, sources):
     """A unit name is relative to the compiler's directory, which may be any
     directory of the build (lua builds in src/, xz in src/liblzma/...)."""
     if os.path.isabs(unit):
@@ -59,7 +59,7 @@ def residual_stats(stats_file, build_dir):
     with open(stats_file, errors="replace") as f:
         for line in f:
             obj = json.loads(line)
-            if not _is_package_unit(obj["unit"], build_dir, sources):
+            if not _is_package_unit(obj["unit"], sources):
                 continue
             tot["units"] += 1
             for g in GROUPS:

@@ -179,17 +179,14 @@ private:
   // negative ones wrapped) reaches a slot whose id is another path's or
   // none. The branches come later (insertCheckBranches).
   void checkTable(tree index, tree id) {
+    // The entry as the table holds it: a 32-bit one (kFlagNarrow)
+    // zero-extends as it loads (movl), no extra instruction.
+    tree entryType = TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(tables_.counters)));
+    tree entry = make_temp_ssa_name(entryType, nullptr, "pathcov_slot");
+    add(gimple_build_assign(entry, build4(ARRAY_REF, entryType, tables_.counters,
+                                          index, NULL_TREE, NULL_TREE)));
     tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    if (tables_.narrow) {
-      // A 32-bit load that zero-extends (movl): no extra instruction.
-      tree narrow = make_temp_ssa_name(uint32_type_node, nullptr, "pathcov_slot");
-      add(gimple_build_assign(narrow, build4(ARRAY_REF, uint32_type_node,
-                                             tables_.counters, index, NULL_TREE,
-                                             NULL_TREE)));
-      add(gimple_build_assign(slot, NOP_EXPR, narrow));
-    } else {
-      add(gimple_build_assign(slot, element(index)));
-    }
+    add(gimple_build_assign(slot, NOP_EXPR, entry));
     tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
     add(gimple_build_assign(tested, EQ_EXPR, slot, id));
     // abi.h: the ids, then their counts; a count is its id's address plus

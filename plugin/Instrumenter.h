@@ -51,8 +51,6 @@ struct FunctionTables {
   uint64_t seenSlots = 0;
   // CheckHashed: the two multipliers (the table's last two words).
   uint64_t multipliers[2] = {0, 0};
-  // CheckTable: the ids are uint32_t (kFlagNarrow).
-  bool narrow = false;
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

@@ -248,12 +248,9 @@ private:
       emitMetadataOnly(residualModeRecord(f, plan, gOptions.atomic));
       return 0;
     }
-    // 32-bit ids where every id and the empty entry (kNoPath, truncated)
-    // fit: the table is only read by the check.
-    const bool narrow = policy == ResidualPolicy::Array && !plan.counted &&
-                        f.numPaths < UINT32_MAX;
     const uint64_t flags =
-        kFlagResidual | (narrow ? kFlagNarrow : 0) | (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
+        kFlagResidual | (plan.narrow ? kFlagNarrow : 0) |
+        (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
         (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
         (policy == ResidualPolicy::Bytemap ? kFlagBytemap : 0) |
         (policy == ResidualPolicy::Hashed ? kFlagCuckoo : 0) |
@@ -262,7 +259,6 @@ private:
                            g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
                            plan.table.size(), plan.table, plan.bytemap,
                            !plan.counted};
-    spec.narrow = narrow;
     spec.seenSlots = seenSlots(plan, f.numPaths);
     gStats.addSeen(spec.seenSlots);
     const FunctionTableTrees trees = emitFunctionTables(spec);
@@ -275,7 +271,6 @@ private:
     FunctionTables tables{trees.descriptor, trees.counters, pathEnd,
                           plan.tableSize, plan.counted, false,
                           &plan.checkedEnd, trees.seen, spec.seenSlots};
-    tables.narrow = narrow;
     if (policy == ResidualPolicy::Hashed) {
       tables.multipliers[0] = plan.table[plan.tableSize];
       tables.multipliers[1] = plan.table[plan.tableSize + 1];

@@ -194,7 +194,9 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     TREE_TYPE(DECL_INITIAL(counters)) = type;
     finishVar(counters, nullptr);
   } else if (spec.numCounters) {
-    tree element = spec.narrow ? uint32_type_node : counterType();
+    // kFlagNarrow: uint32_t ids (kNoPath truncated to UINT32_MAX).
+    const bool narrow = (spec.flags & kFlagNarrow) != 0;
+    tree element = narrow ? uint32_type_node : counterType();
     tree type = build_array_type_nelts(element, spec.numCounters);
     if (spec.readOnly)
       type = build_qualified_type(type, TYPE_QUAL_CONST);
@@ -207,9 +209,8 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
       for (size_t i = 0; i < spec.initialCounters.size(); ++i)
         CONSTRUCTOR_APPEND_ELT(
             init, size_int(i),
-            build_int_cstu(element, spec.narrow
-                                        ? uint32_t(spec.initialCounters[i])
-                                        : spec.initialCounters[i]));
+            build_int_cstu(element, narrow ? uint32_t(spec.initialCounters[i])
+                                           : spec.initialCounters[i]));
       DECL_INITIAL(counters) = build_constructor(type, init);
     }
     finishVar(counters, nullptr);

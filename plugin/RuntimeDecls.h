@@ -46,8 +46,6 @@ struct FunctionTableSpec {
   // Nothing writes the table (a residual table without counts): a
   // constant, which the optimizers may read at compile time.
   bool readOnly = false;
-  // `initialCounters` as uint32_t (kFlagNarrow): each fits.
-  bool narrow = false;
   // Residual mode: this many seen slots (abi.h; a power of two), or none.
   uint64_t seenSlots = 0;
 };

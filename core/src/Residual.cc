@@ -275,6 +275,8 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.counted = limits.countTested;
     if (plan.counted)
       plan.table.resize(2 * (plan.tableSize + 1), 0);
+    plan.narrow = plan.policy == ResidualPolicy::Array && !plan.counted &&
+                  numPaths < UINT32_MAX;
   }
   plan.chords = computeChordIncrements(
       numbered.dag, numbered.ballLarus,

@@ -53,7 +53,9 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
       problem = "an array table whose size is not a power of two";
       return false;
     }
-    return plan.table[ppp & plan.tableSize] == ballLarus;
+    // A narrow table's entry is zero-extended from 32 bits.
+    const uint64_t entry = plan.table[ppp & plan.tableSize];
+    return (plan.narrow ? entry & UINT32_MAX : entry) == ballLarus;
   }
   case ResidualPolicy::Hashed: {
     // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id,
@@ -489,4 +491,39 @@ TEST(Residual, PeelsTheLoopsTheTestsIteratedOftenPerEntry) {
     ids.push_back(id);
   EXPECT_EQ(planResidual(numbered, cfg.checksum(), checksum, ids, defaults).peel,
             std::vector<BlockId>());
+}
+
+// An array without counts holds 32-bit ids where every id fits (fewer than
+// UINT32_MAX paths): then an id whose low 32 bits are a tested id's must
+// still miss, so a function of 2^33 paths keeps 64-bit ids; counts keep
+// them too (abi.h's layout). Checked through checkAtPathEnd's model of the
+// zero-extending load.
+TEST(Residual, ArraysHoldThirtyTwoBitIdsWhereEveryIdFits) {
+  ResidualLimits arrays;
+  arrays.bytemapPaths = 0;
+  ResidualLimits counting = arrays;
+  counting.countTested = true;
+  for (int n : {4, 33}) {
+    const Cfg cfg = diamonds(n);
+    const NumberedDag numbered = numberBallLarus(cfg);
+    const uint64_t paths = numbered.ballLarus.totalPaths;
+    ASSERT_EQ(paths, uint64_t{1} << n);
+    const std::vector<uint64_t> tested = {0, 1, 2};
+    for (const ResidualLimits &limits : {arrays, counting}) {
+      const ResidualPlan plan = planResidual(
+          numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
+      ASSERT_EQ(plan.policy, ResidualPolicy::Array) << n;
+      EXPECT_EQ(plan.narrow, !limits.countTested && paths < UINT32_MAX) << n;
+      std::vector<uint64_t> probes = {0, 1, 2, 3, paths - 1};
+      if (paths > (uint64_t{1} << 32))
+        probes.insert(probes.end(), {uint64_t{1} << 32, (uint64_t{1} << 32) + 1,
+                                     (uint64_t{1} << 32) + 2});
+      for (uint64_t id : probes) {
+        std::string problem;
+        EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem), id <= 2)
+            << n << " diamonds, path " << id;
+        EXPECT_EQ(problem, "");
+      }
+    }
+  }
 }

@@ -454,19 +454,20 @@ class Oracle:
         # complete ones.
         described = sum(1 for r in records
                         if "skipped" not in r and r.get("policy") != "complete")
-        if self.descriptor_count(residual) != described:
-            self.fail(f"the residual build has {self.descriptor_count(residual)}"
-                      f" descriptors, expected {described} (one per function"
-                      " but the complete ones)")
+        descriptors = self.descriptor_count(residual)
+        if descriptors != described:
+            self.fail(f"the residual build has {descriptors} descriptors, "
+                      f"expected {described} (one per function but the "
+                      "complete ones)")
         # Where arrays are the only tables, their size says their layout.
         live = [r for r in records if "skipped" not in r]
         if not any(r.get("policy") in ("hashed", "sorted") for r in live):
             expected = sum(self.array_table_bytes(r) for r in live
                            if r.get("policy") == "array")
-            if self.table_bytes(residual) != expected:
-                self.fail(f"the residual build's tables take "
-                          f"{self.table_bytes(residual)} bytes, expected "
-                          f"{expected} (abi.h)")
+            found = self.table_bytes(residual)
+            if found != expected:
+                self.fail(f"the residual build's tables take {found} bytes, "
+                          f"expected {expected} (abi.h)")
         self.check_stale(warnings, records, tested)
         if "pathcov:" in warnings and not a.expect_stale:
             self.fail(f"the residual build warned:\n{warnings}")

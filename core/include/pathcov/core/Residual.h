@@ -100,6 +100,10 @@ struct ResidualPlan {
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
   bool counted = false; // the table has counts
+  // Array without counts of a function with fewer than UINT32_MAX paths:
+  // the instrumentation stores the table's ids as uint32_t (abi.h's
+  // PATHCOV_FN_NARROW); kNoPath becomes UINT32_MAX, which no path is.
+  bool narrow = false;
   // Bytemap: byte id is 1 when path id was tested, else 0.
   std::vector<uint8_t> bytemap;
   // Per DAG edge: true for the path ends (edges into EXIT) that need a
