@@ -49,6 +49,8 @@ struct FunctionTables {
   // NULL_TREE.
   tree seen = NULL_TREE;
   uint64_t seenSlots = 0;
+  bool slotPerPath = false; // seenSlots >= the function's paths: slot k is
+                            // path k's alone
   // CheckHashed: the two multipliers (the table's last two words).
   uint64_t multipliers[2] = {0, 0};
 };

@@ -270,7 +270,8 @@ private:
                                            : PathEnd::Residual;
     FunctionTables tables{trees.descriptor, trees.counters, pathEnd,
                           plan.tableSize, plan.counted, false,
-                          &plan.checkedEnd, trees.seen, spec.seenSlots};
+                          &plan.checkedEnd, trees.seen, spec.seenSlots,
+                          spec.seenSlots >= f.numPaths};
     if (policy == ResidualPolicy::Hashed) {
       tables.multipliers[0] = plan.table[plan.tableSize];
       tables.multipliers[1] = plan.table[plan.tableSize + 1];

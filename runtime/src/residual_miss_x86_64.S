@@ -1,19 +1,22 @@
-/* __pathcov_residual_miss(fn in %rdi, id in %rsi): __pathcov_residual_path
- * for instrumented code, with every general register preserved (flags
- * excepted), so that the residual check's cold branch clobbers nothing and
- * costs its function's hot code no saved registers (residual_table.c says
- * why no vector register needs saving).
+/* __pathcov_residual_miss_below_red_zone(fn in %rdi, id in %rsi):
+ * __pathcov_residual_path for instrumented code, with every general
+ * register preserved (flags excepted), so that the residual check's cold
+ * branch clobbers nothing and costs its function's hot code no saved
+ * registers (residual_table.c says why no vector register needs saving).
  *
  * The plugin calls it from inline assembly, which moves the stack pointer
- * 128 bytes down first to step over the red zone; its own frame is then
- * realigned for the call into C. */
+ * 128 bytes down first to step over the red zone; the stub's `ret $128`
+ * moves it back, which saves every call site an 8-byte `lea` (the name
+ * changed with that contract, so an object compiled for the old stub, which
+ * moved the stack pointer back itself, fails to link instead of running
+ * with a wrong stack). Its own frame is realigned for the call into C. */
 #if defined(__x86_64__) && defined(__ELF__)
         .text
-        .globl  __pathcov_residual_miss
-        .hidden __pathcov_residual_miss
-        .type   __pathcov_residual_miss, @function
+        .globl  __pathcov_residual_miss_below_red_zone
+        .hidden __pathcov_residual_miss_below_red_zone
+        .type   __pathcov_residual_miss_below_red_zone, @function
         .p2align 4
-__pathcov_residual_miss:
+__pathcov_residual_miss_below_red_zone:
         .cfi_startproc
         pushq   %rbp
         .cfi_def_cfa_offset 16
@@ -43,8 +46,8 @@ __pathcov_residual_miss:
         popq    %rax
         popq    %rbp
         .cfi_def_cfa %rsp, 8
-        ret
+        ret     $128
         .cfi_endproc
-        .size   __pathcov_residual_miss, .-__pathcov_residual_miss
+        .size   __pathcov_residual_miss_below_red_zone, .-__pathcov_residual_miss_below_red_zone
 #endif
         .section .note.GNU-stack,"",@progbits

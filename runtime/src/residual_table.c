@@ -37,12 +37,12 @@
  * atomic add.
  *
  * On x86-64, instrumented code reaches __pathcov_residual_path through
- * __pathcov_residual_miss (residual_miss_x86_64.S), which saves every
- * general register it may change, so that the call site clobbers nothing
- * and a check's cold branch costs the hot code no saved registers. That
- * only holds if nothing here touches a vector or x87 register: this file
- * is compiled with -mgeneral-regs-only, and the time and thread id come
- * from raw system calls, not from libc. */
+ * __pathcov_residual_miss_below_red_zone (residual_miss_x86_64.S), which
+ * saves every general register it may change, so that the call site
+ * clobbers nothing and a check's cold branch costs the hot code no saved
+ * registers. That only holds if nothing here touches a vector or x87
+ * register: this file is compiled with -mgeneral-regs-only, and the time
+ * and thread id come from raw system calls, not from libc. */
 #include <time.h>
 #include <unistd.h>
 #if defined(__x86_64__)

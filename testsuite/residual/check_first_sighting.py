@@ -12,7 +12,7 @@ first_sighting_wrap.c and `-Wl,--wrap=__pathcov_residual_path`, so every
 call into the runtime's recorder goes through a wrapper that counts it per
 (function, id) and prints the counts at exit. This needs no tracer
 (valgrind, ltrace: heavy, or blind to a call inside a static library) and
-no test-only code in the runtime: the x86-64 stub __pathcov_residual_miss
+no test-only code in the runtime: the x86-64 stub __pathcov_residual_miss_below_red_zone
 lives in its own object of the static library, so the linker redirects its
 call, and other targets call __pathcov_residual_path directly from the
 instrumented object, redirected as well.
@@ -180,8 +180,9 @@ def main():
             for (identity, _), count in counts.items():
                 # "UNIT:name": the name is the assembler name after the unit.
                 per_function[identity.rsplit(":", 1)[-1]] += count
-            # f's mode-1 paths and g's paths are all residual.
-            for function in ("f", "g"):
+            # f's mode-1 paths, g's paths and h's one field path are all
+            # residual.
+            for function in ("f", "g", "h"):
                 if per_function[function] != RUNS:
                     fail(f"{function}'s residual paths ran "
                          f"{per_function[function]} times, expected {RUNS}")
