@@ -266,19 +266,21 @@ def corpus_facts(corpus):
 # ---------------------------------------------------------------- one package
 
 def variant_flags(paths, work):
-    plugin, rt = paths["plugin"], paths["rt"]
+    plugin = paths["plugin"]
+    # The runtime, linked as `pkg-config --libs pathcov-runtime` gives it.
+    rt = f"{paths['rt']} -lpthread -Wl,-z,pack-relative-relocs"
     extra = paths["residual_flags"]
     base = "-O2"
     flags = {
         "plain": (base, ""),
         "gcov": (base + " --coverage -fprofile-update=single", ""),
-        "record": (f"{base} -fplugin={plugin}", f"{rt} -lpthread"),
+        "record": (f"{base} -fplugin={plugin}", rt),
     }
     for v, c in (("res_a", "corpus-a.json"), ("res_b", "corpus-b.json")):
         st = f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
         flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
                     f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}{extra}",
-                    f"{rt} -lpthread")
+                    rt)
     return flags
 
 
@@ -596,7 +598,10 @@ def write_doc(results, args, paths, out):
       "Ir is the repeatable figure, measured once per variant on a smaller workload; wall times "
       "on this machine vary 20-30% between runs. Compile time is the wall time of the build "
       "commands of the workload program (one job; configure steps excluded); size is `size` "
-      "text + data of the workload binary.")
+      "text + data of the workload binary. The pathcov variants link the runtime as "
+      "`pkg-config --libs pathcov-runtime` gives it, with packed relative relocations "
+      "(`-Wl,-z,pack-relative-relocs`, docs/in-your-build.md); plain `-O2` and gcov link as "
+      "the package does.")
     A("")
     A("- Residual scenario (a): the corpus is the record build run on the workload itself (both "
       "the timed and the callgrind workload), so no residual path may occur: the residual build "

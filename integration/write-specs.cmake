@@ -21,6 +21,12 @@ if(failed OR NOT found)
   message(FATAL_ERROR "no cc1_options in `${PATHCOV_GCC} -dumpspecs`")
 endif()
 set(GCC_CC1_OPTIONS "${CMAKE_MATCH_1}")
+# Packed relative relocations where the linker can (runtime/CMakeLists.txt).
+if(PATHCOV_PACK_RELATIVE_RELOCS)
+  set(PATHCOV_LINK_OPTIONS "-z pack-relative-relocs")
+else()
+  set(PATHCOV_LINK_OPTIONS "")
+endif()
 foreach(PATHCOV_MODE record residual)
   if(PATHCOV_MODE STREQUAL "residual")
     # At compile time, an error that says how to give the corpus.

@@ -25,7 +25,8 @@
    alike in both builds.
 4. Builds a small C program with `pkg-config --cflags --libs
    pathcov-runtime` (PKG_CONFIG_PATH=PREFIX/lib/pkgconfig), runs it and
-   collects its profiles.
+   collects its profiles. Programs linked with pathcov::runtime or
+   pkg-config's flags have packed relative relocations (DT_RELR).
 """
 import argparse
 import json
@@ -215,9 +216,13 @@ def pkg_config(args, prefix, plugin, pathcov, pc_dirs, work):
           any(k == "-L" and d.startswith(prefix) for k, d in dirs) and
           "-lpathcov-rt" in flags,
           "pkg-config names PREFIX/include, a -L in PREFIX and -lpathcov-rt")
+    check("-Wl,-z,pack-relative-relocs" in flags,
+          "pkg-config asks for packed relative relocations")
     exe = os.path.join(work, "hello")
     must([args.cc, "-O2", "-g", f"-fplugin={plugin}", args.hello, *flags,
           "-o", exe], "build hello.c with pkg-config's flags")
+    dynamic = must(["readelf", "-d", exe], "readelf -d hello").stdout
+    check("(RELR)" in dynamic, "hello has packed relative relocations (DT_RELR)")
     profiles = os.path.join(work, "hello-profiles")
     os.makedirs(profiles)
     env = dict(os.environ, PATHCOV_PROFILE_DIR=profiles,
@@ -267,6 +272,11 @@ def main():
     instrumented = build_project(args, os.path.join(work, "pathcov"), [
         "-DSHAPES_PATHCOV=ON", f"-DCMAKE_PREFIX_PATH={prefix}",
         f"-DPATHCOV_PLUGIN={plugin}"])
+    for module in ("shapes-cli", "libshapes.so"):
+        dynamic = must(["readelf", "-d", os.path.join(work, "pathcov", module)],
+                       f"readelf -d {module}").stdout
+        check("(RELR)" in dynamic, f"{module}, linked with pathcov::runtime, "
+              "has packed relative relocations (DT_RELR)")
     step("collect and show with the installed pathcov")
     check_corpus(args, pathcov, os.path.join(work, "pathcov"), instrumented)
     step("the same outputs with and without the plugin")

@@ -17,7 +17,9 @@ against a pathcov installed into a scratch prefix, and checked:
    must write no report; its field run (reports/) must report exactly the
    executed minus the tested paths, id by id, from both modules.
 5. With --errors: the residual spec file without a corpus, with a missing
-   corpus and with the plugin gone give errors naming what is missing.
+   corpus and with the plugin gone give errors naming what is missing; and
+   it links with packed relative relocations, unless the user's
+   -Wl,-z,nopack-relative-relocs says otherwise.
 """
 import argparse
 import glob
@@ -163,6 +165,37 @@ def check_errors(cc, specs, plugin, work, env):
         os.rename(plugin + ".away", plugin)
 
 
+def has_packed_relocations(program):
+    """Whether `program` has DT_RELR (readelf -d)."""
+    r = must(["readelf", "-d", program], f"readelf -d {program}")
+    return "(RELR)" in r.stdout
+
+
+def check_packed_relocations(cc, specs, work, env):
+    """The spec files link with packed relative relocations (the pointers
+    of pathcov's descriptors), and -Wl,-z,nopack-relative-relocs on the
+    user's command line turns them off."""
+    residual = os.path.join(specs, "pathcov-residual.specs")
+    source = os.path.join(work, "relocations.c")
+    with open(source, "w", encoding="utf-8") as f:
+        f.write("int main(int argc, char **argv) { return argc > 1 && "
+                "argv[1][0] == 'x'; }\n")
+    corpus = os.path.join(work, "corpus.json")
+    for extra, wanted in (([], True),
+                          (["-Wl,-z,nopack-relative-relocs"], False)):
+        program = os.path.join(work, "relocations")
+        must([cc, "-O2", "-fPIE", "-pie", f"-specs={residual}",
+              f"-fplugin-arg-pathcov-corpus={corpus}", source, *extra, "-o",
+              program], f"link with {' '.join(extra) or 'the spec file'}",
+             env=env)
+        must([program], f"run the program linked with {' '.join(extra)}",
+             env=dict(env, PATHCOV_REPORT_DIR=os.path.join(
+                 work, "relocations-reports")))
+        check(has_packed_relocations(program) == wanted,
+              f"-specs=pathcov-residual.specs {' '.join(extra)}: packed "
+              f"relative relocations {'on' if wanted else 'off'}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--system", required=True, choices=sorted(RECORD_PROGRAM))
@@ -208,6 +241,7 @@ def main():
     check_reports(work, tested, executed)
     if args.errors:
         check_errors(args.cc, specs, plugin, work, env)
+        check_packed_relocations(args.cc, specs, work, env)
     if failures:
         sys.exit("FAIL:\n  " + "\n  ".join(failures))
     print(f"ok: {args.system}, record and residual, with the spec files")
