@@ -309,17 +309,20 @@ private:
   // if (seen[2k] == id + 1) seen[2k + 1]++; else call`, the call cold: the
   // runtime claims the free slot of a path it has recorded, so a residual
   // path calls it once, then counts like a tested one (atomically with
-  // atomic=1). The tag is read with a volatile load: the call (an asm
-  // that, to the compiler, writes no memory) may have just set it, and no
-  // optimizer may reuse or hoist an older read. Where every path has a
-  // slot of its own (slotPerPath), k is the id and a set tag can only be
-  // the path's: `if (seen[2k] != 0)`, no mask and no id + 1 to compare
-  // (about 10 bytes less per miss on x86-64).
+  // atomic=1). Where every path has a slot of its own (slotPerPath), k is
+  // the id and a set tag can only be the path's: `if (seen[2k] != 0)`, no
+  // mask and no id + 1 to compare. On x86-64 all of it is one asm
+  // statement (missAsm); elsewhere GIMPLE, whose tag is read with a
+  // volatile load: the call may have just set it, and no optimizer may
+  // reuse or hoist an older read.
   void insertMiss(basic_block bb, gimple *after, tree id) {
+    if (TARGET_64BIT) {
+      insertAfter(bb, after, gimple_seq_alloc_with_stmt(missAsm(id)));
+      return;
+    }
     if (!tables_.seen) {
-      gcc_checking_assert(!after);
-      gimple_stmt_iterator gsi = gsi_start_bb(bb);
-      gsi_insert_after(&gsi, missCall(id), GSI_NEW_STMT);
+      insertAfter(bb, after,
+                  gimple_seq_alloc_with_stmt(runtimeCall(residualPathDecl(), id)));
       return;
     }
     tree slot = id;
@@ -345,14 +348,7 @@ private:
     else
       add(gimple_build_assign(mine, EQ_EXPR, tag, sum(id, 1, "pathcov_tag")));
     gimple *last = gimple_seq_last_stmt(seq_);
-    gimple_seq test = take();
-    if (after) {
-      gimple_stmt_iterator gsi = gsi_for_stmt(after);
-      gsi_insert_seq_after(&gsi, test, GSI_NEW_STMT);
-    } else {
-      gimple_stmt_iterator gsi = gsi_start_bb(bb);
-      gsi_insert_seq_after(&gsi, test, GSI_NEW_STMT);
-    }
+    insertAfter(bb, after, take());
     // As for a check: `if (!mine) call` first, then `if (mine) count++`
     // before it.
     basic_block call = insert_cond_bb(
@@ -360,16 +356,22 @@ private:
         gimple_build_cond(EQ_EXPR, mine, boolean_false_node, NULL_TREE,
                           NULL_TREE),
         profile_probability::very_unlikely());
-    gimple_stmt_iterator gsi = gsi_start_bb(call);
-    gsi_insert_after(&gsi, missCall(id), GSI_NEW_STMT);
+    insertAfter(call, nullptr,
+                gimple_seq_alloc_with_stmt(runtimeCall(residualPathDecl(), id)));
     basic_block hit = insert_cond_bb(
         bb, last,
         gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE,
                           NULL_TREE),
         profile_probability::very_likely());
     countInSlot(at);
-    gsi = gsi_start_bb(hit);
-    gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
+    insertAfter(hit, nullptr, take());
+  }
+
+  // Puts `code` (a statement or a sequence) in `bb` after `after`, or at
+  // its start when `after` is nullptr.
+  static void insertAfter(basic_block bb, gimple *after, gimple_seq code) {
+    gimple_stmt_iterator gsi = after ? gsi_for_stmt(after) : gsi_start_bb(bb);
+    gsi_insert_seq_after(&gsi, code, GSI_NEW_STMT);
   }
 
   // seen[at + 1]++: a plain increment, or with atomic=1 a relaxed atomic
@@ -398,31 +400,79 @@ private:
                   NULL_TREE);
   }
 
-  // A check's miss: on x86-64, a call from inline assembly to a stub that
-  // preserves every register (runtime/src/residual_miss_x86_64.S). To the
-  // register allocator it is no call at all, so the function's hot paths
-  // keep their values in caller-saved registers and save none. Stepping
-  // over the red zone keeps a leaf function's data below %rsp intact; the
-  // stub's `ret $128` steps back.
-  gimple *missCall(tree id) {
-    if (!TARGET_64BIT)
-      return runtimeCall(residualPathDecl(), id);
-    const auto operand = [](const char *constraint, tree value) {
-      return build_tree_list(
-          build_tree_list(NULL_TREE,
-                          build_string(strlen(constraint) + 1, constraint)),
-          value);
+  // A miss on x86-64, one asm statement: the seen slot's test and count,
+  // else the call to a stub that preserves every register
+  // (runtime/src/residual_miss_x86_64.S), its arguments on the stack. To
+  // the register allocator it is no call at all and ties no value to a
+  // register: the function's hot paths keep their values in caller-saved
+  // registers and save none. One statement, not the three blocks of the
+  // GIMPLE version, because the optimizers' time grows with blocks
+  // (bzip2's decompress.c compiled in 1.33 s with them, 0.79 s so). A
+  // claimed slot's count comes last, so that a repeated residual path
+  // falls through the asm after five instructions (seven with a tag to
+  // match). The slots are an in-out memory operand: the asm reads the tag
+  // afresh every time, and the compiler keeps nothing of them across it.
+  // Stepping over the red zone keeps a leaf function's data below %rsp
+  // intact; the stub's `ret $144` pops its arguments and steps back.
+  gimple *missAsm(tree id) {
+    vec<tree, va_gc> *outputs = nullptr, *inputs = nullptr;
+    unsigned operands = 0;
+    // Adds an operand; returns its name in the template, "%N".
+    const auto operand = [&operands](vec<tree, va_gc> *&to,
+                                     const char *constraint, tree value) {
+      vec_safe_push(to, build_tree_list(
+                            build_tree_list(NULL_TREE,
+                                            build_string(strlen(constraint) + 1,
+                                                         constraint)),
+                            value));
+      return "%" + std::to_string(operands++);
     };
-    vec<tree, va_gc> *inputs = nullptr;
-    vec_safe_push(inputs, operand("D", build_fold_addr_expr(tables_.descriptor)));
-    vec_safe_push(inputs, operand("S", id));
+    const auto scratch = [&]() {
+      tree name = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+      return std::make_pair(name, operand(outputs, "=&r", name));
+    };
+    const auto [address, addressOp] = scratch();
+    std::vector<tree> defined{address};
+    std::string text, tail, idOp;
+    if (tables_.seen) {
+      const auto [index, indexOp] = scratch();
+      defined.push_back(index);
+      std::string tagOp;
+      if (!tables_.slotPerPath) {
+        const auto [tag, op] = scratch();
+        defined.push_back(tag);
+        tagOp = op;
+      }
+      const std::string seenOp = operand(outputs, "+m", tables_.seen);
+      idOp = operand(inputs, "r", id);
+      // index = 2k, the slot's tag at seen[index], its count after it.
+      text = "leaq (" + idOp + "," + idOp + "), " + indexOp + "\n\t";
+      if (!tables_.slotPerPath)
+        text += "andl $" + std::to_string(2 * (tables_.seenSlots - 1)) +
+                ", %k" + indexOp.substr(1) + "\n\t";
+      text += "leaq " + seenOp + ", " + addressOp + "\n\t";
+      const std::string tagAt = "(" + addressOp + "," + indexOp + ",8)";
+      text += tables_.slotPerPath
+                  ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
+                  : "leaq 1(" + idOp + "), " + tagOp + "\n\tcmpq " + tagOp +
+                        ", " + tagAt + "\n\tje 1f\n\t";
+      tail = std::string("\n\tjmp 2f\n1:\n\t") + (atomic_ ? "lock " : "") +
+             "addq $1, 8" + tagAt + "\n2:";
+    }
+    if (idOp.empty())
+      idOp = operand(inputs, "r", id);
+    const std::string fnOp = operand(inputs, "m", tables_.descriptor);
+    text += "lea -128(%%rsp), %%rsp\n\tpush " + idOp + "\n\tleaq " + fnOp +
+            ", " + addressOp + "\n\tpush " + addressOp +
+            "\n\tcall __pathcov_residual_miss_below_red_zone" + tail;
     vec<tree, va_gc> *clobbers = nullptr;
     vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
-    gasm *call = gimple_build_asm_vec(
-        "lea -128(%%rsp), %%rsp\n\tcall __pathcov_residual_miss_below_red_zone",
-        inputs, nullptr, clobbers, nullptr);
-    gimple_asm_set_volatile(call, true);
-    return call;
+    gasm *miss = gimple_build_asm_vec(ggc_strdup(text.c_str()), inputs,
+                                      outputs, clobbers, nullptr);
+    gimple_asm_set_volatile(miss, true);
+    for (tree name : defined)
+      SSA_NAME_DEF_STMT(name) = miss;
+    return miss;
   }
 
   gcall *runtimeCall(tree decl, tree id) {

@@ -1,15 +1,17 @@
-/* __pathcov_residual_miss_below_red_zone(fn in %rdi, id in %rsi):
- * __pathcov_residual_path for instrumented code, with every general
- * register preserved (flags excepted), so that the residual check's cold
- * branch clobbers nothing and costs its function's hot code no saved
- * registers (residual_table.c says why no vector register needs saving).
+/* __pathcov_residual_miss_below_red_zone: __pathcov_residual_path(fn, id)
+ * for instrumented code, with every general register preserved (flags
+ * excepted), so that the residual check's cold branch clobbers nothing and
+ * costs its function's hot code no saved registers (residual_table.c says
+ * why no vector register needs saving).
  *
- * The plugin calls it from inline assembly, which moves the stack pointer
- * 128 bytes down first to step over the red zone; the stub's `ret $128`
- * moves it back, which saves every call site an 8-byte `lea` (the name
- * changed with that contract, so an object compiled for the old stub, which
- * moved the stack pointer back itself, fails to link instead of running
- * with a wrong stack). Its own frame is realigned for the call into C. */
+ * The plugin calls it from inline assembly (plugin/Instrumenter.cc,
+ * missAsm), which moves the stack pointer 128 bytes down first to step
+ * over the red zone, then pushes id and fn: above the return address are
+ * fn, id and the 128 bytes. Arguments on the stack tie no value of the
+ * caller to %rdi and %rsi. `ret $144` pops them and steps back over the
+ * red zone. (The name changed with that contract: an object compiled for
+ * an earlier stub fails to link instead of running with a wrong stack.)
+ * Its own frame is realigned for the call into C. */
 #if defined(__x86_64__) && defined(__ELF__)
         .text
         .globl  __pathcov_residual_miss_below_red_zone
@@ -33,6 +35,8 @@ __pathcov_residual_miss_below_red_zone:
         pushq   %r10
         pushq   %r11
         andq    $-16, %rsp
+        movq    16(%rbp), %rdi
+        movq    24(%rbp), %rsi
         call    __pathcov_residual_path
         leaq    -72(%rbp), %rsp
         popq    %r11
@@ -46,7 +50,7 @@ __pathcov_residual_miss_below_red_zone:
         popq    %rax
         popq    %rbp
         .cfi_def_cfa %rsp, 8
-        ret     $128
+        ret     $144
         .cfi_endproc
         .size   __pathcov_residual_miss_below_red_zone, .-__pathcov_residual_miss_below_red_zone
 #endif
