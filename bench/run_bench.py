@@ -267,8 +267,10 @@ def corpus_facts(corpus):
 
 def variant_flags(paths, work):
     plugin = paths["plugin"]
-    # The runtime, linked as `pkg-config --libs pathcov-runtime` gives it.
-    rt = f"{paths['rt']} -lpthread -Wl,-z,pack-relative-relocs"
+    # The runtime, linked as `pkg-config --libs pathcov-runtime` gives it;
+    # its -Wl,-z,pack-relative-relocs spelled as GCC's -z option, without
+    # commas: xz's Makefile pastes LIBS into a sed s,,, command.
+    rt = f"{paths['rt']} -lpthread -z pack-relative-relocs"
     extra = paths["residual_flags"]
     base = "-O2"
     flags = {
