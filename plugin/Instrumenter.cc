@@ -303,105 +303,24 @@ private:
 
   void callRuntime(tree decl, tree id) { add(runtimeCall(decl, id)); }
 
-  // The miss of path `id`, in `bb` after `after` (nullptr: bb is empty).
-  // Without seen slots, the call. With them (first sighting only,
-  // docs/residual-mode.md), the path's slot first: `k = id & (slots - 1);
-  // if (seen[2k] == id + 1) seen[2k + 1]++; else call`, the call cold: the
-  // runtime claims the free slot of a path it has recorded, so a residual
-  // path calls it once, then counts like a tested one (atomically with
-  // atomic=1). Where every path has a slot of its own (slotPerPath), k is
-  // the id and a set tag can only be the path's: `if (seen[2k] != 0)`, no
-  // mask and no id + 1 to compare. On x86-64 all of it is one asm
-  // statement (missAsm); elsewhere GIMPLE, whose tag is read with a
-  // volatile load: the call may have just set it, and no optimizer may
-  // reuse or hoist an older read.
+  // The miss of path `id`, in `bb` after `after` (nullptr: bb is empty):
+  // on x86-64 missAsm, the seen slot's test and count, else the call;
+  // elsewhere the call (no seen slots there: Plugin.cc seenSlots).
   void insertMiss(basic_block bb, gimple *after, tree id) {
-    if (TARGET_64BIT) {
-      insertAfter(bb, after, gimple_seq_alloc_with_stmt(missAsm(id)));
-      return;
-    }
-    if (!tables_.seen) {
-      insertAfter(bb, after,
-                  gimple_seq_alloc_with_stmt(runtimeCall(residualPathDecl(), id)));
-      return;
-    }
-    tree slot = id;
-    if (!tables_.slotPerPath) {
-      slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-      add(gimple_build_assign(slot, BIT_AND_EXPR, id,
-                              constant(tables_.seenSlots - 1)));
-    }
-    tree at = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    add(gimple_build_assign(at, LSHIFT_EXPR, slot,
-                            build_int_cst(unsigned_type_node, 1)));
-    tree tagRef = seenElement(at);
-    TREE_TYPE(tagRef) =
-        build_qualified_type(counterType(), TYPE_QUAL_VOLATILE);
-    TREE_THIS_VOLATILE(tagRef) = 1;
-    TREE_SIDE_EFFECTS(tagRef) = 1;
-    tree tag = make_temp_ssa_name(counterType(), nullptr, "pathcov_tag");
-    add(gimple_build_assign(tag, tagRef));
-    tree mine = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_seen");
-    if (tables_.slotPerPath)
-      add(gimple_build_assign(mine, NE_EXPR, tag,
-                              build_int_cst(counterType(), 0)));
-    else
-      add(gimple_build_assign(mine, EQ_EXPR, tag, sum(id, 1, "pathcov_tag")));
-    gimple *last = gimple_seq_last_stmt(seq_);
-    insertAfter(bb, after, take());
-    // As for a check: `if (!mine) call` first, then `if (mine) count++`
-    // before it.
-    basic_block call = insert_cond_bb(
-        bb, last,
-        gimple_build_cond(EQ_EXPR, mine, boolean_false_node, NULL_TREE,
-                          NULL_TREE),
-        profile_probability::very_unlikely());
-    insertAfter(call, nullptr,
-                gimple_seq_alloc_with_stmt(runtimeCall(residualPathDecl(), id)));
-    basic_block hit = insert_cond_bb(
-        bb, last,
-        gimple_build_cond(NE_EXPR, mine, boolean_false_node, NULL_TREE,
-                          NULL_TREE),
-        profile_probability::very_likely());
-    countInSlot(at);
-    insertAfter(hit, nullptr, take());
-  }
-
-  // Puts `code` (a statement or a sequence) in `bb` after `after`, or at
-  // its start when `after` is nullptr.
-  static void insertAfter(basic_block bb, gimple *after, gimple_seq code) {
+    gimple *miss =
+        TARGET_64BIT ? missAsm(id) : runtimeCall(residualPathDecl(), id);
     gimple_stmt_iterator gsi = after ? gsi_for_stmt(after) : gsi_start_bb(bb);
-    gsi_insert_seq_after(&gsi, code, GSI_NEW_STMT);
+    gsi_insert_after(&gsi, miss, GSI_NEW_STMT);
   }
 
-  // seen[at + 1]++: a plain increment, or with atomic=1 a relaxed atomic
-  // add whose address is an SSA name first (a call's argument must be a
-  // GIMPLE value, which &seen[i] with a variable i is not).
-  void countInSlot(tree at) {
-    tree count = seenElement(at, 1);
-    if (!atomic_)
-      return increment(count, one());
-    tree address = make_temp_ssa_name(build_pointer_type(counterType()),
-                                      nullptr, "pathcov_count");
-    add(gimple_build_assign(address, build_fold_addr_expr(count)));
-    add(gimple_build_call(builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8), 3,
-                          address, one(),
-                          build_int_cst(integer_type_node, MEMMODEL_RELAXED)));
-  }
-
-  // seen[index + offset]
-  tree seenElement(tree index, uint64_t offset = 0) {
-    tree at = index;
-    if (offset != 0) {
-      at = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-      add(gimple_build_assign(at, PLUS_EXPR, index, constant(offset)));
-    }
-    return build4(ARRAY_REF, counterType(), tables_.seen, at, NULL_TREE,
-                  NULL_TREE);
-  }
-
-  // A miss on x86-64, one asm statement: the seen slot's test and count,
-  // else the call to a stub that preserves every register
+  // A miss on x86-64, one asm statement (first sighting only,
+  // docs/residual-mode.md): `k = id & (slots - 1); if (seen[2k] == id + 1)
+  // seen[2k + 1]++; else call`; the runtime claims the free slot of a path
+  // it has recorded, so a residual path calls it once, then counts like a
+  // tested one (a `lock` add with atomic=1). Where every path has a slot
+  // of its own (slotPerPath), k is the id and a set tag can only be the
+  // path's: `if (seen[2k] != 0)`, no mask and no id + 1 to compare. The
+  // call goes to a stub that preserves every register
   // (runtime/src/residual_miss_x86_64.S), its arguments on the stack. To
   // the register allocator it is no call at all and ties no value to a
   // register: the function's hot paths keep their values in caller-saved
@@ -409,9 +328,10 @@ private:
   // GIMPLE version, because the optimizers' time grows with blocks
   // (bzip2's decompress.c compiled in 1.33 s with them, 0.79 s so). A
   // claimed slot's count comes last, so that a repeated residual path
-  // falls through the asm after five instructions (seven with a tag to
+  // falls through the asm after four instructions (six with a tag to
   // match). The slots are an in-out memory operand: the asm reads the tag
-  // afresh every time, and the compiler keeps nothing of them across it.
+  // afresh every time, and the compiler keeps nothing of them across it;
+  // their address is an input, which a loop keeps in a register.
   // Stepping over the red zone keeps a leaf function's data below %rsp
   // intact; the stub's `ret $144` pops its arguments and steps back.
   gimple *missAsm(tree id) {
@@ -431,27 +351,27 @@ private:
       tree name = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
       return std::make_pair(name, operand(outputs, "=&r", name));
     };
-    const auto [address, addressOp] = scratch();
-    std::vector<tree> defined{address};
+    // %0: the slot's index, then the descriptor's address for the call.
+    const auto [index, indexOp] = scratch();
+    std::vector<tree> defined{index};
     std::string text, tail, idOp;
     if (tables_.seen) {
-      const auto [index, indexOp] = scratch();
-      defined.push_back(index);
       std::string tagOp;
       if (!tables_.slotPerPath) {
         const auto [tag, op] = scratch();
         defined.push_back(tag);
         tagOp = op;
       }
-      const std::string seenOp = operand(outputs, "+m", tables_.seen);
+      operand(outputs, "+m", tables_.seen);
       idOp = operand(inputs, "r", id);
+      const std::string seenOp =
+          operand(inputs, "r", build_fold_addr_expr(tables_.seen));
       // index = 2k, the slot's tag at seen[index], its count after it.
       text = "leaq (" + idOp + "," + idOp + "), " + indexOp + "\n\t";
       if (!tables_.slotPerPath)
         text += "andl $" + std::to_string(2 * (tables_.seenSlots - 1)) +
                 ", %k" + indexOp.substr(1) + "\n\t";
-      text += "leaq " + seenOp + ", " + addressOp + "\n\t";
-      const std::string tagAt = "(" + addressOp + "," + indexOp + ",8)";
+      const std::string tagAt = "(" + seenOp + "," + indexOp + ",8)";
       text += tables_.slotPerPath
                   ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
                   : "leaq 1(" + idOp + "), " + tagOp + "\n\tcmpq " + tagOp +
@@ -463,7 +383,7 @@ private:
       idOp = operand(inputs, "r", id);
     const std::string fnOp = operand(inputs, "m", tables_.descriptor);
     text += "lea -128(%%rsp), %%rsp\n\tpush " + idOp + "\n\tleaq " + fnOp +
-            ", " + addressOp + "\n\tpush " + addressOp +
+            ", " + indexOp + "\n\tpush " + indexOp +
             "\n\tcall __pathcov_residual_miss_below_red_zone" + tail;
     vec<tree, va_gc> *clobbers = nullptr;
     vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));

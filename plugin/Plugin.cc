@@ -319,9 +319,12 @@ private:
   // hashed, untested, stale), a power of two, as many as its paths up to 256, so
   // that a small function gives each path its own. None with count-tested
   // (every path end keeps its call, as before) nor for sorted functions
-  // (their lookup is a call anyway).
+  // (their lookup is a call anyway), nor off x86-64: the slots' test is
+  // x86-64 assembly (Instrumenter.cc, missAsm), and the runtime is built
+  // for x86-64 only; elsewhere every run of a residual path calls it.
   static uint64_t seenSlots(const ResidualPlan &plan, uint64_t numPaths) {
-    if (gOptions.residualLimits.countTested || plan.checkedEnds == 0 ||
+    if (!TARGET_64BIT || gOptions.residualLimits.countTested ||
+        plan.checkedEnds == 0 ||
         plan.policy == ResidualPolicy::Sorted)
       return 0;
     return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
