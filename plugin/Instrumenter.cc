@@ -179,20 +179,29 @@ private:
   // negative ones wrapped) reaches a slot whose id is another path's or
   // none. The branches come later (insertCheckBranches).
   void checkTable(tree index, tree id) {
-    // The entry as the table holds it: a 32-bit one (kFlagNarrow)
-    // zero-extends as it loads (movl), no extra instruction.
+    // abi.h: the ids, then their counts; a count is its id's address plus
+    // a constant, which the address arithmetic folds in.
+    pending(holds(index, id), id,
+            tables_.counted ? element(index, tables_.bound + 1) : NULL_TREE);
+  }
+
+  // Whether entry `index` of the table is `id`, compared as wide as the
+  // table's entries: a 32-bit table's (kFlagNarrow) against the id's low
+  // 32 bits, which are the id (every id of such a function fits), so that
+  // the compare takes its entry straight from memory, one instruction.
+  tree holds(tree index, tree id) {
     tree entryType = TYPE_MAIN_VARIANT(TREE_TYPE(TREE_TYPE(tables_.counters)));
     tree entry = make_temp_ssa_name(entryType, nullptr, "pathcov_slot");
     add(gimple_build_assign(entry, build4(ARRAY_REF, entryType, tables_.counters,
                                           index, NULL_TREE, NULL_TREE)));
-    tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-    add(gimple_build_assign(slot, NOP_EXPR, entry));
+    tree key = id;
+    if (TYPE_PRECISION(entryType) < TYPE_PRECISION(pathType())) {
+      key = make_temp_ssa_name(entryType, nullptr, "pathcov_id");
+      add(gimple_build_assign(key, NOP_EXPR, id));
+    }
     tree tested = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
-    add(gimple_build_assign(tested, EQ_EXPR, slot, id));
-    // abi.h: the ids, then their counts; a count is its id's address plus
-    // a constant, which the address arithmetic folds in.
-    pending(tested, id,
-            tables_.counted ? element(index, tables_.bound + 1) : NULL_TREE);
+    add(gimple_build_assign(tested, EQ_EXPR, entry, key));
+    return tested;
   }
 
   // Byte id: one compare with memory (`cmpb $0, table(%reg)`), where a
@@ -228,10 +237,7 @@ private:
                               build_int_cstu(pathType(), multiplier)));
       tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(index, RSHIFT_EXPR, product, shift));
-      tree slot = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-      add(gimple_build_assign(slot, element(index)));
-      tree found = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
-      add(gimple_build_assign(found, EQ_EXPR, slot, id));
+      tree found = holds(index, id);
       if (!tested) {
         first = found;
         firstIndex = index;

@@ -51,7 +51,7 @@ struct FunctionTables {
   uint64_t seenSlots = 0;
   bool slotPerPath = false; // seenSlots >= the function's paths: slot k is
                             // path k's alone
-  // CheckHashed: the two multipliers (the table's last two words).
+  // CheckHashed: the two multipliers.
   uint64_t multipliers[2] = {0, 0};
 };
 

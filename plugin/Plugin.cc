@@ -272,10 +272,8 @@ private:
                           plan.tableSize, plan.counted, false,
                           &plan.checkedEnd, trees.seen, spec.seenSlots,
                           spec.seenSlots >= f.numPaths};
-    if (policy == ResidualPolicy::Hashed) {
-      tables.multipliers[0] = plan.table[plan.tableSize];
-      tables.multipliers[1] = plan.table[plan.tableSize + 1];
-    }
+    tables.multipliers[0] = plan.multipliers[0];
+    tables.multipliers[1] = plan.multipliers[1];
     instrumentPaths(g, numbered, plan.chords, tables, gOptions);
     // Copies are worth their size only where the optimizers run after.
     if (!plan.peel.empty() && optimize > 0 &&

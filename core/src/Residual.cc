@@ -83,8 +83,8 @@ bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
         continue;
       plan.tableSize = size;
       plan.table = std::move(table);
-      plan.table.push_back(k1);
-      plan.table.push_back(k2);
+      plan.multipliers[0] = k1;
+      plan.multipliers[1] = k2;
       return true;
     }
   return false;
@@ -260,8 +260,13 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
   } else if (planHashed(plan, limits)) {
     plan.policy = ResidualPolicy::Hashed;
-    // With countTested, a count per slot after the multipliers.
     plan.counted = limits.countTested;
+    plan.narrow = !plan.counted && numPaths < UINT32_MAX;
+    // abi.h: a 64-bit table's multipliers follow its slots; with
+    // countTested, a count per slot after them.
+    if (!plan.narrow)
+      plan.table.insert(plan.table.end(), std::begin(plan.multipliers),
+                        std::end(plan.multipliers));
     if (plan.counted)
       plan.table.resize(2 * plan.tableSize + 2, 0);
   } else {

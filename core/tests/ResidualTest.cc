@@ -18,6 +18,13 @@ using pathcov::test::randomCfg;
 
 namespace {
 
+// A table entry against a path's Ball-Larus id, as the plugin's code
+// compares them: a narrow table's entries and ids in 32 bits.
+bool sameEntry(const ResidualPlan &plan, uint64_t entry, uint64_t ballLarus) {
+  return plan.narrow ? (entry & UINT32_MAX) == (ballLarus & UINT32_MAX)
+                     : entry == ballLarus;
+}
+
 // What a path end of instrumented code finds for path `id`: replays the
 // chords with wrapping registers, as the plugin's code does, and checks
 // the table the way the policy says. True: counted as tested.
@@ -53,22 +60,23 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
       problem = "an array table whose size is not a power of two";
       return false;
     }
-    // A narrow table's entry is zero-extended from 32 bits.
-    const uint64_t entry = plan.table[ppp & plan.tableSize];
-    return (plan.narrow ? entry & UINT32_MAX : entry) == ballLarus;
+    return sameEntry(plan, plan.table[ppp & plan.tableSize], ballLarus);
   }
   case ResidualPolicy::Hashed: {
-    // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id,
-    // the multipliers after the tableSize slots.
-    if (plan.table.size() != plan.tableSize + 2 +
-                                 (plan.counted ? plan.tableSize : 0)) {
+    // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id;
+    // a 64-bit table has the multipliers after its tableSize slots.
+    if (plan.table.size() != plan.tableSize + (plan.narrow ? 0 : 2) +
+                                 (plan.counted ? plan.tableSize : 0) ||
+        (!plan.narrow && (plan.table[plan.tableSize] != plan.multipliers[0] ||
+                          plan.table[plan.tableSize + 1] != plan.multipliers[1]))) {
       problem = "a hashed table without its two multipliers (or counts)";
       return false;
     }
-    const uint64_t k1 = plan.table[plan.tableSize];
-    const uint64_t k2 = plan.table[plan.tableSize + 1];
-    return plan.table[hashSlot(ballLarus, k1, plan.tableSize)] == ballLarus ||
-           plan.table[hashSlot(ballLarus, k2, plan.tableSize)] == ballLarus;
+    const auto [k1, k2] = plan.multipliers;
+    return sameEntry(plan, plan.table[hashSlot(ballLarus, k1, plan.tableSize)],
+                     ballLarus) ||
+           sameEntry(plan, plan.table[hashSlot(ballLarus, k2, plan.tableSize)],
+                     ballLarus);
   }
   case ResidualPolicy::Sorted:
     for (uint64_t k = 0; k < plan.tableSize; ++k)
@@ -134,22 +142,27 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   EXPECT_EQ(counted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
   expectExactChecks(counted);
   // A table too large for the limit: a cuckoo hash table of 8 slots
-  // (at least twice the 3 tested ids), the multipliers after it.
+  // (at least twice the 3 tested ids), 32-bit (6 paths), so without the
+  // multipliers after it.
   const ResidualPlan hashed = plan({2, 16, 0, false});
   EXPECT_EQ(hashed.policy, ResidualPolicy::Hashed);
   EXPECT_EQ(hashed.tableSize, 8u);
   const auto [k1, k2] = hashMultipliers(0);
   EXPECT_EQ(k1, 0xe220a8397b1dcdafull);
   EXPECT_EQ(k2, 0x910a2dec89025cc1ull);
+  EXPECT_EQ(hashed.multipliers[0], k1);
+  EXPECT_EQ(hashed.multipliers[1], k2);
   const uint64_t _ = kNoPath;
-  EXPECT_EQ(hashed.table,
-            (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2}));
+  EXPECT_EQ(hashed.table, (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1}));
   EXPECT_FALSE(hashed.counted);
+  EXPECT_TRUE(hashed.narrow);
   expectExactChecks(hashed);
-  // Counting them too: the same table, a count per slot after it.
+  // Counting them too: the same table in 64 bits, the multipliers after
+  // it, then a count per slot.
   const ResidualPlan countedHash = plan({2, 16, 0, true});
   EXPECT_EQ(countedHash.policy, ResidualPolicy::Hashed);
   EXPECT_TRUE(countedHash.counted);
+  EXPECT_FALSE(countedHash.narrow);
   EXPECT_EQ(countedHash.table,
             (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2, 0, 0, 0, 0,
                                    0, 0, 0, 0}));
@@ -189,7 +202,8 @@ std::vector<uint64_t> randomIds(size_t n, uint64_t limit) {
 
 // A function of 2^14 paths, 1000 of them tested (spread out: a PPP interval
 // far over the table limit): a hashed table of 2048 slots, exact for every
-// path; the same table whatever the corpus's order, every time.
+// path, 32-bit (no multipliers after it); the same table whatever the
+// corpus's order, every time.
 TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   const Cfg cfg = diamonds(14);
   const NumberedDag numbered = numberBallLarus(cfg);
@@ -201,8 +215,9 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   ASSERT_EQ(plan.policy, ResidualPolicy::Hashed);
   EXPECT_GT(plan.ppp.intervalSize, 4096u);
   EXPECT_EQ(plan.tableSize, 2048u);
-  EXPECT_EQ(plan.table.size(), 2050u);
-  EXPECT_EQ(std::count_if(plan.table.begin(), plan.table.end() - 2,
+  EXPECT_TRUE(plan.narrow);
+  EXPECT_EQ(plan.table.size(), 2048u);
+  EXPECT_EQ(std::count_if(plan.table.begin(), plan.table.end(),
                           [](uint64_t id) { return id != kNoPath; }),
             1000);
   std::sort(tested.begin(), tested.end());
@@ -493,37 +508,44 @@ TEST(Residual, PeelsTheLoopsTheTestsIteratedOftenPerEntry) {
             std::vector<BlockId>());
 }
 
-// An array without counts holds 32-bit ids where every id fits (fewer than
-// UINT32_MAX paths): then an id whose low 32 bits are a tested id's must
-// still miss, so a function of 2^33 paths keeps 64-bit ids; counts keep
-// them too (abi.h's layout). Checked through checkAtPathEnd's model of the
-// zero-extending load.
-TEST(Residual, ArraysHoldThirtyTwoBitIdsWhereEveryIdFits) {
+// An array or hash table without counts holds 32-bit ids where every id
+// fits (fewer than UINT32_MAX paths): then an id whose low 32 bits are a
+// tested id's must still miss, so a function of 2^33 paths keeps 64-bit
+// ids; counts keep them too (abi.h's layout). Checked through
+// checkAtPathEnd's model of the 32-bit compare.
+TEST(Residual, TablesHoldThirtyTwoBitIdsWhereEveryIdFits) {
   ResidualLimits arrays;
   arrays.bytemapPaths = 0;
-  ResidualLimits counting = arrays;
-  counting.countTested = true;
+  ResidualLimits hashes = arrays;
+  hashes.tableEntries = 2; // the interval of 3 needs 4
+  const std::vector<uint64_t> tested = {0, 1, 2};
   for (int n : {4, 33}) {
     const Cfg cfg = diamonds(n);
     const NumberedDag numbered = numberBallLarus(cfg);
     const uint64_t paths = numbered.ballLarus.totalPaths;
     ASSERT_EQ(paths, uint64_t{1} << n);
-    const std::vector<uint64_t> tested = {0, 1, 2};
-    for (const ResidualLimits &limits : {arrays, counting}) {
-      const ResidualPlan plan = planResidual(
-          numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
-      ASSERT_EQ(plan.policy, ResidualPolicy::Array) << n;
-      EXPECT_EQ(plan.narrow, !limits.countTested && paths < UINT32_MAX) << n;
-      std::vector<uint64_t> probes = {0, 1, 2, 3, paths - 1};
-      if (paths > (uint64_t{1} << 32))
-        probes.insert(probes.end(), {uint64_t{1} << 32, (uint64_t{1} << 32) + 1,
-                                     (uint64_t{1} << 32) + 2});
-      for (uint64_t id : probes) {
-        std::string problem;
-        EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem), id <= 2)
-            << n << " diamonds, path " << id;
-        EXPECT_EQ(problem, "");
+    std::vector<uint64_t> probes = {0, 1, 2, 3, paths - 1};
+    if (paths > (uint64_t{1} << 32))
+      probes.insert(probes.end(), {uint64_t{1} << 32, (uint64_t{1} << 32) + 1,
+                                   (uint64_t{1} << 32) + 2});
+    for (ResidualLimits limits : {arrays, hashes})
+      for (bool countTested : {false, true}) {
+        limits.countTested = countTested;
+        const ResidualPlan plan = planResidual(
+            numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
+        const std::string what = std::to_string(n) + " diamonds, " +
+                                 residualPolicyName(plan.policy) +
+                                 (countTested ? ", counted" : "");
+        EXPECT_EQ(plan.policy, limits.tableEntries == 2 ? ResidualPolicy::Hashed
+                                                        : ResidualPolicy::Array)
+            << what;
+        EXPECT_EQ(plan.narrow, !countTested && paths < UINT32_MAX) << what;
+        for (uint64_t id : probes) {
+          std::string problem;
+          EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem), id <= 2)
+              << what << ", path " << id;
+          EXPECT_EQ(problem, "");
+        }
       }
-    }
   }
 }

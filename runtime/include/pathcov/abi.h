@@ -44,10 +44,11 @@
  * seen slots) when neither holds the id, or counts the hit slot; the
  * runtime reads the table only to report counts. */
 #define PATHCOV_FN_CUCKOO 128u
-/* Residual mode, an array without counts (no PATHCOV_FN_COUNTED) of a
- * function with fewer than UINT32_MAX paths: the table's entries are
- * uint32_t (no path is UINT32_MAX), half the size at no extra instruction.
- * Nothing in the runtime reads such a table. */
+/* Residual mode, an array or hash table (PATHCOV_FN_CUCKOO) without counts
+ * (no PATHCOV_FN_COUNTED) of a function with fewer than UINT32_MAX paths:
+ * the table's entries are uint32_t (no path is UINT32_MAX), half the size
+ * at no extra instruction, and a hash table has no multipliers after its
+ * slots. Nothing in the runtime reads such a table. */
 #define PATHCOV_FN_NARROW 256u
 
 /* One per instrumented function and translation unit (a comdat function

@@ -91,18 +91,21 @@ struct ResidualPlan {
   // the PPP interval (at least the last) kNoPath. Sorted:
   // the tested ids ascending, then kNoPath. With countTested, as many
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
-  // twice the tested paths), each a tested id or kNoPath, then the two
-  // multipliers K1, K2 (see hashSlot): a tested id is in slot
-  // hashSlot(id, K1) or hashSlot(id, K2), and no other id is in either;
-  // with countTested, tableSize counts (0) follow, slot k's at
-  // tableSize + 2 + k.
+  // twice the tested paths), each a tested id or kNoPath: a tested id is in
+  // slot hashSlot(id, multipliers[0]) or hashSlot(id, multipliers[1]), and
+  // no other id is in either; unless narrow, the two multipliers follow
+  // the slots (abi.h), then, with countTested, tableSize counts (0), slot
+  // k's at tableSize + 2 + k.
   // Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
+  uint64_t multipliers[2] = {0, 0}; // Hashed: K1, K2
   bool counted = false; // the table has counts
-  // Array without counts of a function with fewer than UINT32_MAX paths:
-  // the instrumentation stores the table's ids as uint32_t (abi.h's
-  // PATHCOV_FN_NARROW); kNoPath becomes UINT32_MAX, which no path is.
+  // Array or Hashed without counts, of a function with fewer than
+  // UINT32_MAX paths: the instrumentation stores the table's ids as
+  // uint32_t (abi.h's PATHCOV_FN_NARROW) and compares the low 32 bits of
+  // the id, which are the id; kNoPath becomes UINT32_MAX, which no path
+  // is. Nothing reads a narrow hash table's multipliers, so it has none.
   bool narrow = false;
   // Bytemap: byte id is 1 when path id was tested, else 0.
   std::vector<uint8_t> bytemap;
