@@ -730,7 +730,8 @@ def write_doc(results, args, paths, out):
                              ("ppp_delta", "PPP delta (functions with tested paths)"),
                              ("path_ends", "path ends"),
                              ("seen_slots", "seen slots (first sighting only)"),
-                             ("peeled", "loops peeled (first iteration; GCC's size estimate)")):
+                             ("peeled", "loops peeled (first iteration; GCC's size estimate)"),
+                             ("threaded", "routes given a copy of the blocks before a check (statements copied)")):
                 if sa[g] or sb[g]:
                     A(f"| {title} | {pstats.describe(g, sa[g])} | {pstats.describe(g, sb[g])} |")
             va, vb = r["variants"].get("res_a", {}), r["variants"].get("res_b", {})

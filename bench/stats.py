@@ -2,7 +2,7 @@
 appends one JSON object per translation unit: {"unit": ..., "functions":
 {POLICY: n, ...}, "ppp_delta": {BUCKET: n}, "path_ends": {"checked": n,
 "unchecked": n}, "seen_slots": {"functions": n, "bytes": n}, "peeled": {"loops":
-n, "insns": n}}. The sums over
+n, "insns": n}, "threaded": {"routes": n, "stmts": n}}. The sums over
 the package's own units are used (a configure script's test programs, whose
 sources are gone after the build, are not the package's), a missing key
 counts 0, and policies are whatever keys appear.
@@ -13,12 +13,12 @@ import os
 import re
 
 DELTA_BUCKETS = ["1", "(1,2]", "(2,4]", "over 4"]
-GROUPS = ["functions", "ppp_delta", "path_ends", "seen_slots", "peeled"]
+GROUPS = ["functions", "ppp_delta", "path_ends", "seen_slots", "peeled", "threaded"]
 
 
 def empty():
     return {"units": 0, "functions": {}, "ppp_delta": {}, "path_ends": {},
-            "seen_slots": {}, "peeled": {}}
+            "seen_slots": {}, "peeled": {}, "threaded": {}}
 
 
 def _add(dst, src):
@@ -76,7 +76,7 @@ def describe(group, d):
     pref = {"functions": ["bytemap", "array", "hashed", "sorted", "untested", "stale", "complete"],
             "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"],
             "seen_slots": ["functions", "bytes"],
-            "peeled": ["loops", "insns"]}.get(group, [])
+            "peeled": ["loops", "insns"], "threaded": ["routes", "stmts"]}.get(group, [])
     keys = ordered_keys(d, pref)
     return ", ".join(f"{k}: {d[k]}" for k in keys) if keys else "-"
 

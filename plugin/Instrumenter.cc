@@ -146,19 +146,21 @@ public:
   // place: they split the block the check ended up in. `if (!tested) miss`
   // goes in first, then, for a counting table, `if (tested) count++` before
   // it; the optimizers thread the second test away after a hit. A check
-  // with nothing tested (untested, stale) is the miss alone.
-  void insertCheckBranches() {
+  // with nothing tested (untested, stale) is the miss alone. Returns the
+  // checks with a table to test.
+  std::vector<CheckSite> insertCheckBranches() {
+    std::vector<CheckSite> sites;
     for (const PendingCheck &check : checks_) {
       basic_block bb = gimple_bb(check.last);
       if (!check.tested) {
         insertMiss(bb, check.last, check.id);
         continue;
       }
-      basic_block miss = insert_cond_bb(
-          bb, check.last,
-          gimple_build_cond(EQ_EXPR, check.tested, boolean_false_node,
-                            NULL_TREE, NULL_TREE),
-          profile_probability::very_unlikely());
+      gcond *branch = gimple_build_cond(EQ_EXPR, check.tested, boolean_false_node,
+                                        NULL_TREE, NULL_TREE);
+      sites.push_back({branch, check.id});
+      basic_block miss = insert_cond_bb(bb, check.last, branch,
+                                        profile_probability::very_unlikely());
       insertMiss(miss, nullptr, check.id);
       if (!check.count)
         continue;
@@ -171,6 +173,7 @@ public:
       gimple_stmt_iterator gsi = gsi_start_bb(hit);
       gsi_insert_seq_after(&gsi, take(), GSI_NEW_STMT);
     }
+    return sites;
   }
 
 private:
@@ -420,10 +423,11 @@ private:
 
 } // namespace
 
-void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
-                     const ChordPlacement &chords,
-                     const FunctionTables &tables,
-                     const PluginOptions &options) {
+std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
+                                       const NumberedDag &numbered,
+                                       const ChordPlacement &chords,
+                                       const FunctionTables &tables,
+                                       const PluginOptions &options) {
   const Dag &dag = numbered.dag;
   CodeBuilder code(tables, options.atomic);
 
@@ -515,7 +519,7 @@ void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
     }
   }
   gsi_commit_edge_inserts();
-  code.insertCheckBranches();
+  return code.insertCheckBranches();
 }
 
 } // namespace pathcov

@@ -9,6 +9,7 @@
 #include "pathcov/core/Residual.h"
 
 #include "GimpleCfg.h"
+#include "TestedRoutes.h"
 
 #include <string>
 #include <vector>
@@ -62,9 +63,11 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag);
 // CheckTable), the path end code at every path end, and the call count at
 // entry. Only after the whole numbering succeeded: nothing here can fail
 // half-way.
-void instrumentPaths(const GimpleCfg &g, const NumberedDag &numbered,
-                     const ChordPlacement &chords,
-                     const FunctionTables &tables,
-                     const PluginOptions &options);
+// Returns the residual checks that test a table (TestedRoutes.h).
+std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
+                                       const NumberedDag &numbered,
+                                       const ChordPlacement &chords,
+                                       const FunctionTables &tables,
+                                       const PluginOptions &options);
 
 } // namespace pathcov

@@ -48,6 +48,15 @@ struct ResidualStats {
     peeledInsns += peeled.insns;
   }
 
+  // Routes given their own copy of the blocks before a check, and the
+  // statements copied (TestedRoutes.h).
+  uint64_t threadedRoutes = 0, threadedStmts = 0;
+
+  void addThreaded(ThreadedRoutes threaded) {
+    threadedRoutes += threaded.routes;
+    threadedStmts += threaded.stmts;
+  }
+
   void addSeen(uint64_t slots) {
     if (slots == 0)
       return;
@@ -79,6 +88,7 @@ struct ResidualStats {
         {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}},
         {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}},
         {"peeled", {{"loops", peeledLoops}, {"insns", peeledInsns}}},
+        {"threaded", {{"routes", threadedRoutes}, {"stmts", threadedStmts}}},
         // How the corpus was read: its index, the JSON (indexed now), or
         // the JSON only (no index could be trusted or written).
         {"corpus", corpusSourceName(gCorpus.source())}};
@@ -274,16 +284,24 @@ private:
                           spec.seenSlots >= f.numPaths};
     tables.multipliers[0] = plan.multipliers[0];
     tables.multipliers[1] = plan.multipliers[1];
-    instrumentPaths(g, numbered, plan.chords, tables, gOptions);
+    const std::vector<CheckSite> checks =
+        instrumentPaths(g, numbered, plan.chords, tables, gOptions);
     // Copies are worth their size only where the optimizers run after.
-    if (!plan.peel.empty() && optimize > 0 &&
-        !optimize_function_for_size_p(fun)) {
+    const bool copy = optimize > 0 && !optimize_function_for_size_p(fun);
+    if (!plan.peel.empty() && copy) {
       std::vector<basic_block> headers;
       for (BlockId b : plan.peel)
         headers.push_back(g.blockOf[b]);
       gStats.addPeeled(
           peelFirstIterations(fun, headers, gOptions.peelInsns));
     }
+    // A copy's check folds where the id is a constant: with a table that
+    // only the id indexes (an array's PPP id is another register), and
+    // nothing to count.
+    if (copy && gOptions.threadStmts != 0 && !plan.counted &&
+        (policy == ResidualPolicy::Bytemap || policy == ResidualPolicy::Hashed))
+      gStats.addThreaded(threadTestedRoutes(fun, checks, plan.tested,
+                                            gOptions.threadStmts));
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
   }
 

@@ -36,6 +36,10 @@ const char *const kPluginHelp =
     "                         0: never\n"
     "  peel-insns=N           residual mode: and whose body is at most N of\n"
     "                         GCC's estimated instructions (400)\n"
+    "  thread-stmts=N         residual mode: copy at most N statements where\n"
+    "                         routes meet before a check, for each route that\n"
+    "                         reaches it with a tested path's id, so that the\n"
+    "                         copy's check folds away (16; 0: never)\n"
     "  warn-stale[=0|1]       warn when the corpus has a function with\n"
     "                         another CFG (1)\n"
     "  stats[=FILE]           residual mode: print functions per table\n"
@@ -83,6 +87,14 @@ bool parseUnsigned(const std::string &text, uint64_t &value) {
   if (errno != 0 || *end != '\0')
     return false;
   value = v;
+  return true;
+}
+
+bool parseUnsigned(const std::string &text, unsigned &value) {
+  uint64_t wide = 0;
+  if (!parseUnsigned(text, wide) || wide > UINT32_MAX)
+    return false;
+  value = static_cast<unsigned>(wide);
   return true;
 }
 
@@ -169,10 +181,11 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       if (!parseUnsigned(arg.value, options.residualLimits.peelIterations))
         return bad + ": expected a number";
     } else if (arg.key == "peel-insns") {
-      uint64_t insns = 0;
-      if (!parseUnsigned(arg.value, insns) || insns > UINT32_MAX)
+      if (!parseUnsigned(arg.value, options.peelInsns))
         return bad + ": expected a number";
-      options.peelInsns = static_cast<unsigned>(insns);
+    } else if (arg.key == "thread-stmts") {
+      if (!parseUnsigned(arg.value, options.threadStmts))
+        return bad + ": expected a number";
     } else if (arg.key == "array-threshold") {
       if (!parseUnsigned(arg.value, options.arrayThreshold))
         return bad + ": expected a number";

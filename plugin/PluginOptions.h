@@ -28,6 +28,9 @@ struct PluginOptions {
   // Residual mode: peel loops (core ResidualPlan::peel) whose body GCC
   // estimates at most this many instructions.
   unsigned peelInsns = 400;
+  // Residual mode: copy at most this many statements where routes meet
+  // before a check, per tested route (TestedRoutes.h); 0: never.
+  unsigned threadStmts = 16;
   bool atomic = false;
   bool warnSkipped = true;
   // fnmatch(3) patterns, matched against the source file and against both

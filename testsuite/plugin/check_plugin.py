@@ -176,7 +176,10 @@ def main():
             # The bytemap function's 4 paths: 4 seen slots of 16 bytes.
             "seen_slots": {"functions": 1, "bytes": 64},
             # two_diamonds has no loop.
-            "peeled": {"loops": 0, "insns": 0}}
+            "peeled": {"loops": 0, "insns": 0},
+            # Its checked path end is where the second diamond's routes
+            # meet, each with an id the first diamond left unknown.
+            "threaded": {"routes": 0, "stmts": 0}}
     check("stats=FILE: one line per compilation",
           lines == [{**want, "corpus": how} for how in ("indexed", "index", "indexed")],
           json.dumps(lines))

@@ -427,16 +427,20 @@ class Oracle:
         stats = os.path.join(self.work, "residual-stats.jsonl")
         residual, warnings = self.build("residual", self.plugin(
             ["mode=residual", f"corpus={test_corpus}"] +
-            ([f"stats={stats}"] if a.expect_peeled is not None else []) +
+            ([f"stats={stats}"] if a.expect_stat else []) +
             a.residual_args.split()), sources)
-        if a.expect_peeled is not None:
+        if a.expect_stat:
             with open(stats) as f:
-                peeled = sum(json.loads(line)["peeled"]["loops"] for line in f)
-            if peeled != a.expect_peeled:
-                self.fail(f"the residual build peeled {peeled} loops, "
-                          f"expected {a.expect_peeled}")
+                lines = [json.loads(line) for line in f]
+        for expected in a.expect_stat:
+            key, _, number = expected.partition("=")
+            group, _, field = key.partition(".")
+            total = sum(line[group][field] for line in lines)
+            if total != int(number):
+                self.fail(f"the residual build's statistics say {key} {total}, "
+                          f"expected {number}")
             else:
-                self.notes.append(f"{peeled} loops peeled")
+                self.notes.append(f"{key} {total}")
         self.residual_build_id = self.build_id(residual)
         self.lap("builds")
 
@@ -881,8 +885,10 @@ def main():
                     help="a control: the field runs have no residual path")
     ap.add_argument("--expect-policy", action="append", default=[],
                     metavar="NAME=POLICY")
-    ap.add_argument("--expect-peeled", type=int, metavar="N",
-                    help="the residual build peels N loops (its statistics)")
+    ap.add_argument("--expect-stat", action="append", default=[],
+                    metavar="GROUP.FIELD=N",
+                    help="the residual build's statistics (stats=FILE) add "
+                         "up to N, e.g. peeled.loops=4")
     ap.add_argument("--expect-meta", action="append", default=[],
                     metavar="NAME:FIELD=JSON",
                     help="a field of NAME's residual metadata record")
