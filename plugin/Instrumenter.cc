@@ -1,5 +1,6 @@
 #include "Instrumenter.h"
 
+#include "ResidualMiss.h"
 #include "RuntimeDecls.h"
 
 namespace pathcov {
@@ -313,95 +314,19 @@ private:
   void callRuntime(tree decl, tree id) { add(runtimeCall(decl, id)); }
 
   // The miss of path `id`, in `bb` after `after` (nullptr: bb is empty):
-  // on x86-64 missAsm, the seen slot's test and count, else the call;
-  // elsewhere the call (no seen slots there: Plugin.cc seenSlots).
+  // on x86-64 one asm statement, the seen slot's test and count, else the
+  // call (ResidualMiss.h); elsewhere the call (no seen slots there:
+  // Plugin.cc seenSlots).
   void insertMiss(basic_block bb, gimple *after, tree id) {
-    gimple *miss =
-        TARGET_64BIT ? missAsm(id) : runtimeCall(residualPathDecl(), id);
+    gimple *miss = nullptr;
+    if (TARGET_64BIT)
+      miss = buildMissAsm({tables_.descriptor, tables_.seen, tables_.seenSlots,
+                           tables_.slotPerPath, atomic_},
+                          id);
+    else
+      miss = runtimeCall(residualPathDecl(), id);
     gimple_stmt_iterator gsi = after ? gsi_for_stmt(after) : gsi_start_bb(bb);
     gsi_insert_after(&gsi, miss, GSI_NEW_STMT);
-  }
-
-  // A miss on x86-64, one asm statement (first sighting only,
-  // docs/residual-mode.md): `k = id & (slots - 1); if (seen[2k] == id + 1)
-  // seen[2k + 1]++; else call`; the runtime claims the free slot of a path
-  // it has recorded, so a residual path calls it once, then counts like a
-  // tested one (a `lock` add with atomic=1). Where every path has a slot
-  // of its own (slotPerPath), k is the id and a set tag can only be the
-  // path's: `if (seen[2k] != 0)`, no mask and no id + 1 to compare. The
-  // call goes to a stub that preserves every register
-  // (runtime/src/residual_miss_x86_64.S), its arguments on the stack. To
-  // the register allocator it is no call at all and ties no value to a
-  // register: the function's hot paths keep their values in caller-saved
-  // registers and save none. One statement, not the three blocks of the
-  // GIMPLE version, because the optimizers' time grows with blocks
-  // (bzip2's decompress.c compiled in 1.33 s with them, 0.79 s so). A
-  // claimed slot's count comes last, so that a repeated residual path
-  // falls through the asm after four instructions (six with a tag to
-  // match). The slots are an in-out memory operand: the asm reads the tag
-  // afresh every time, and the compiler keeps nothing of them across it;
-  // their address is an input, which a loop keeps in a register.
-  // Stepping over the red zone keeps a leaf function's data below %rsp
-  // intact; the stub's `ret $144` pops its arguments and steps back.
-  gimple *missAsm(tree id) {
-    vec<tree, va_gc> *outputs = nullptr, *inputs = nullptr;
-    unsigned operands = 0;
-    // Adds an operand; returns its name in the template, "%N".
-    const auto operand = [&operands](vec<tree, va_gc> *&to,
-                                     const char *constraint, tree value) {
-      vec_safe_push(to, build_tree_list(
-                            build_tree_list(NULL_TREE,
-                                            build_string(strlen(constraint) + 1,
-                                                         constraint)),
-                            value));
-      return "%" + std::to_string(operands++);
-    };
-    const auto scratch = [&]() {
-      tree name = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
-      return std::make_pair(name, operand(outputs, "=&r", name));
-    };
-    // %0: the slot's index, then the descriptor's address for the call.
-    const auto [index, indexOp] = scratch();
-    std::vector<tree> defined{index};
-    std::string text, tail, idOp;
-    if (tables_.seen) {
-      std::string tagOp;
-      if (!tables_.slotPerPath) {
-        const auto [tag, op] = scratch();
-        defined.push_back(tag);
-        tagOp = op;
-      }
-      operand(outputs, "+m", tables_.seen);
-      idOp = operand(inputs, "r", id);
-      const std::string seenOp =
-          operand(inputs, "r", build_fold_addr_expr(tables_.seen));
-      // index = 2k, the slot's tag at seen[index], its count after it.
-      text = "leaq (" + idOp + "," + idOp + "), " + indexOp + "\n\t";
-      if (!tables_.slotPerPath)
-        text += "andl $" + std::to_string(2 * (tables_.seenSlots - 1)) +
-                ", %k" + indexOp.substr(1) + "\n\t";
-      const std::string tagAt = "(" + seenOp + "," + indexOp + ",8)";
-      text += tables_.slotPerPath
-                  ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
-                  : "leaq 1(" + idOp + "), " + tagOp + "\n\tcmpq " + tagOp +
-                        ", " + tagAt + "\n\tje 1f\n\t";
-      tail = std::string("\n\tjmp 2f\n1:\n\t") + (atomic_ ? "lock " : "") +
-             "addq $1, 8" + tagAt + "\n2:";
-    }
-    if (idOp.empty())
-      idOp = operand(inputs, "r", id);
-    const std::string fnOp = operand(inputs, "m", tables_.descriptor);
-    text += "lea -128(%%rsp), %%rsp\n\tpush " + idOp + "\n\tleaq " + fnOp +
-            ", " + indexOp + "\n\tpush " + indexOp +
-            "\n\tcall __pathcov_residual_miss_below_red_zone" + tail;
-    vec<tree, va_gc> *clobbers = nullptr;
-    vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
-    gasm *miss = gimple_build_asm_vec(ggc_strdup(text.c_str()), inputs,
-                                      outputs, clobbers, nullptr);
-    gimple_asm_set_volatile(miss, true);
-    for (tree name : defined)
-      SSA_NAME_DEF_STMT(name) = miss;
-    return miss;
   }
 
   gcall *runtimeCall(tree decl, tree id) {

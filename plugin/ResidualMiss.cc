@@ -1,0 +1,120 @@
+#include "ResidualMiss.h"
+
+#include "RuntimeDecls.h"
+
+#include "ssa.h"
+
+#include <string>
+#include <vector>
+
+namespace pathcov {
+
+namespace {
+
+constexpr const char *kStub = "__pathcov_residual_miss_below_red_zone";
+
+// An asm statement's operands, named "%N" in its template as they are
+// added: the outputs first, as GCC numbers them.
+class AsmOperands {
+public:
+  std::string output(const char *constraint, tree value) {
+    gcc_assert(!inputs_);
+    return add(outputs_, constraint, value);
+  }
+  std::string input(const char *constraint, tree value) {
+    return add(inputs_, constraint, value);
+  }
+  // A register the asm writes, defined by it.
+  std::string scratch() {
+    tree name = make_temp_ssa_name(pathType(), nullptr, "pathcov_slot");
+    defined_.push_back(name);
+    return output("=&r", name);
+  }
+
+  gasm *build(const std::string &text) {
+    vec<tree, va_gc> *clobbers = nullptr;
+    vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
+    gasm *stmt = gimple_build_asm_vec(ggc_strdup(text.c_str()), inputs_,
+                                      outputs_, clobbers, nullptr);
+    gimple_asm_set_volatile(stmt, true);
+    for (tree name : defined_)
+      SSA_NAME_DEF_STMT(name) = stmt;
+    return stmt;
+  }
+
+private:
+  std::string add(vec<tree, va_gc> *&to, const char *constraint, tree value) {
+    vec_safe_push(to, build_tree_list(
+                          build_tree_list(NULL_TREE, build_string(strlen(constraint) + 1,
+                                                                  constraint)),
+                          value));
+    return "%" + std::to_string(count_++);
+  }
+
+  vec<tree, va_gc> *outputs_ = nullptr, *inputs_ = nullptr;
+  std::vector<tree> defined_;
+  unsigned count_ = 0;
+};
+
+// The call to the runtime, its arguments on the stack: stepping over the
+// red zone keeps a leaf function's data below %rsp intact; the stub's
+// `ret $144` pops the arguments and steps back. `scratch` takes the
+// descriptor's address.
+std::string callStub(const std::string &idArgument, const std::string &fnOp,
+                     const std::string &scratch) {
+  return "lea -128(%%rsp), %%rsp\n\tpush " + idArgument + "\n\tleaq " + fnOp +
+         ", " + scratch + "\n\tpush " + scratch + "\n\tcall " + kStub;
+}
+
+std::string countSlot(bool atomic, const std::string &count) {
+  return std::string("\n\tjmp 2f\n1:\n\t") + (atomic ? "lock " : "") +
+         "addq $1, " + count + "\n2:";
+}
+
+} // namespace
+
+// One asm statement, not the three blocks of a GIMPLE version, because the
+// optimizers' time grows with blocks (bzip2's decompress.c compiled in
+// 1.33 s with them, 0.79 s so). The runtime claims the free slot of a path
+// it has recorded, so a residual path calls it once, then counts like a
+// tested one (a `lock` add with atomic). Where every path has a slot of its
+// own (slotPerPath), k is the id and a set tag can only be the path's: `if
+// (seen[2k] != 0)`, no mask and no id + 1 to compare. The call goes to a
+// stub that preserves every register (runtime/src/residual_miss_x86_64.S),
+// its arguments on the stack: to the register allocator it is no call at
+// all and ties no value to a register, so the function's hot paths keep
+// their values in caller-saved registers and save none. A claimed slot's
+// count comes last, so that a repeated residual path falls through the asm
+// after four instructions (six with a tag to match). The slots are an
+// in-out memory operand: the asm reads the tag afresh every time, and the
+// compiler keeps nothing of them across it; their address is an input,
+// which a loop keeps in a register. Without seen slots, the call alone.
+gasm *buildMissAsm(const MissTables &tables, tree id) {
+  AsmOperands asmOps;
+  // The slot's index, then the descriptor's address for the call.
+  const std::string index = asmOps.scratch();
+  const std::string tag =
+      tables.seen && !tables.slotPerPath ? asmOps.scratch() : "";
+  if (tables.seen)
+    asmOps.output("+m", tables.seen);
+  const std::string idOp = asmOps.input("r", id);
+  std::string text, tail;
+  if (tables.seen) {
+    const std::string seenOp =
+        asmOps.input("r", build_fold_addr_expr(tables.seen));
+    // index = 2k, the slot's tag at seen[index], its count after it.
+    text = "leaq (" + idOp + "," + idOp + "), " + index + "\n\t";
+    if (!tables.slotPerPath)
+      text += "andl $" + std::to_string(2 * (tables.seenSlots - 1)) + ", %k" +
+              index.substr(1) + "\n\t";
+    const std::string tagAt = "(" + seenOp + "," + index + ",8)";
+    text += tables.slotPerPath ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
+                               : "leaq 1(" + idOp + "), " + tag + "\n\tcmpq " +
+                                     tag + ", " + tagAt + "\n\tje 1f\n\t";
+    tail = countSlot(tables.atomic, "8" + tagAt);
+  }
+  const std::string fnOp = asmOps.input("m", tables.descriptor);
+  return asmOps.build(text + callStub(idOp, fnOp, index) + tail);
+}
+
+} // namespace pathcov
