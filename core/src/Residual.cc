@@ -288,9 +288,12 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.policy == ResidualPolicy::Array ? plan.ppp.weight
                                            : std::vector<int64_t>{},
       edges.runs);
+  // An array's check folds too where both registers are constants (they
+  // change on the same chords) and its table is constant (no counts).
   if (limits.peelIterations != 0 && !edges.runs.empty() &&
       (plan.policy == ResidualPolicy::Bytemap ||
-       plan.policy == ResidualPolicy::Hashed))
+       plan.policy == ResidualPolicy::Hashed ||
+       (plan.policy == ResidualPolicy::Array && !plan.counted)))
     plan.peel = loopsWorthPeeling(numbered.dag, edges.runs, limits.peelIterations);
   return plan;
 }

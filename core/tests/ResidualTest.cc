@@ -494,12 +494,17 @@ TEST(Residual, PeelsTheLoopsTheTestsIteratedOftenPerEntry) {
   ResidualLimits never = defaults;
   never.peelIterations = 0;
   EXPECT_EQ(plan(100, never).peel, std::vector<BlockId>());
-  // A PPP array's check does not fold: its table holds counts with
-  // count-tested, and is not worth a copy otherwise either.
+  // A PPP array's check folds where both registers are constants, which
+  // they are together (the same chords), and its table is constant: not
+  // with count-tested, whose table holds counts.
   ResidualLimits arrays = defaults;
   arrays.bytemapPaths = 0;
   EXPECT_EQ(plan(100, arrays).policy, ResidualPolicy::Array);
-  EXPECT_EQ(plan(100, arrays).peel, std::vector<BlockId>());
+  EXPECT_EQ(plan(100, arrays).peel, std::vector<BlockId>({1}));
+  ResidualLimits countedArrays = arrays;
+  countedArrays.countTested = true;
+  EXPECT_EQ(plan(100, countedArrays).policy, ResidualPolicy::Array);
+  EXPECT_EQ(plan(100, countedArrays).peel, std::vector<BlockId>());
   // Without the tests' counts nothing says which loops are hot.
   std::vector<uint64_t> ids;
   for (uint64_t id = 1; id < numbered.ballLarus.totalPaths; ++id)
