@@ -35,17 +35,17 @@ enum class PathEnd {
 
 // Where the counters of a function live, and how its paths end.
 struct FunctionTables {
-  tree descriptor; // struct pathcov_function
-  tree counters;   // its counters, table or bytemap, or NULL_TREE
-  PathEnd pathEnd;
-  uint64_t bound;  // CountInline, CheckTable: the table's last index (its
-                   // size is a power of two); CheckHashed: the table size
-                   // (a power of two)
-  bool counted;    // CheckTable, CheckHashed: the table has counts after
-                   // its ids
-  bool countCalls; // record mode: entries, for interrupted paths
+  tree descriptor = NULL_TREE; // struct pathcov_function
+  tree counters = NULL_TREE;   // its counters, table or bytemap, or none
+  PathEnd pathEnd = PathEnd::Residual;
+  uint64_t bound = 0;  // CountInline, CheckTable: the table's last index
+                       // (its size is a power of two); CheckHashed: the
+                       // table size (a power of two)
+  bool counted = false;    // CheckTable, CheckHashed: the table has counts
+                           // after its ids
+  bool countCalls = false; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
-  const std::vector<bool> *checkedEnd;
+  const std::vector<bool> *checkedEnd = nullptr;
   // Residual mode: the seen slots (seenSlots {tag, count} pairs), or
   // NULL_TREE.
   tree seen = NULL_TREE;

@@ -14,6 +14,7 @@
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
 #include "ProcessCalls.h"
+#include "ResidualLowering.h"
 #include "RuntimeDecls.h"
 #include <unistd.h>
 
@@ -213,17 +214,23 @@ private:
     const uint64_t counters = powerOfTwoAtLeast(f.numPaths + 1);
     const bool hashed = f.numPaths > gOptions.arrayThreshold || counters == 0;
     const uint64_t lastCounter = hashed ? 0 : counters - 1;
-    const FunctionTableTrees trees = emitFunctionTables(
-        {f.identity,
-         recordModeRecord(f, hashed, gOptions.arrayThreshold, gOptions.atomic),
-         g.cfg.checksum(), f.numPaths,
-         (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0),
-         lastCounter, hashed ? 0 : counters, {}, {}, false});
-    instrumentPaths(g, numbered, chords,
-                    {trees.descriptor, trees.counters,
-                     hashed ? PathEnd::CountHashed : PathEnd::CountInline,
-                     lastCounter, false, true, nullptr},
-                    gOptions);
+    FunctionTableSpec spec;
+    spec.identity = f.identity;
+    spec.metadata = recordModeRecord(f, hashed, gOptions.arrayThreshold,
+                                     gOptions.atomic);
+    spec.cfgChecksum = g.cfg.checksum();
+    spec.numPaths = f.numPaths;
+    spec.flags = (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0);
+    spec.tableSize = lastCounter;
+    spec.numCounters = hashed ? 0 : counters;
+    const FunctionTableTrees trees = emitFunctionTables(spec);
+    FunctionTables pathEnds;
+    pathEnds.descriptor = trees.descriptor;
+    pathEnds.counters = trees.counters;
+    pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
+    pathEnds.bound = lastCounter;
+    pathEnds.countCalls = true;
+    instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
   }
@@ -258,34 +265,17 @@ private:
       emitMetadataOnly(residualModeRecord(f, plan, gOptions.atomic));
       return 0;
     }
-    const uint64_t flags =
-        kFlagResidual | (plan.narrow ? kFlagNarrow : 0) |
-        (policy == ResidualPolicy::Sorted ? kFlagSorted : 0) |
-        (policy == ResidualPolicy::Stale ? kFlagStale : 0) |
-        (policy == ResidualPolicy::Bytemap ? kFlagBytemap : 0) |
-        (policy == ResidualPolicy::Hashed ? kFlagCuckoo : 0) |
-        (plan.counted ? kFlagCounted : 0) | (gOptions.atomic ? kFlagAtomic : 0);
-    FunctionTableSpec spec{f.identity, residualModeRecord(f, plan, gOptions.atomic),
-                           g.cfg.checksum(), f.numPaths, flags, plan.tableSize,
-                           plan.table.size(), plan.table, plan.bytemap,
-                           !plan.counted};
-    spec.seenSlots = seenSlots(plan, f.numPaths);
+    ResidualLowering lowered = lowerResidualPlan(
+        plan, f.numPaths, gOptions.atomic,
+        TARGET_64BIT && !gOptions.residualLimits.countTested);
+    FunctionTableSpec &spec = lowered.spec;
+    spec.identity = f.identity;
+    spec.metadata = residualModeRecord(f, plan, gOptions.atomic);
+    spec.cfgChecksum = g.cfg.checksum();
     gStats.addSeen(spec.seenSlots);
-    const FunctionTableTrees trees = emitFunctionTables(spec);
-    const PathEnd pathEnd =
-        policy == ResidualPolicy::Bytemap ? PathEnd::CheckBytemap
-        : policy == ResidualPolicy::Array ? PathEnd::CheckTable
-        : policy == ResidualPolicy::Hashed ? PathEnd::CheckHashed
-        : policy == ResidualPolicy::Sorted ? PathEnd::LookUp
-                                           : PathEnd::Residual;
-    FunctionTables tables{trees.descriptor, trees.counters, pathEnd,
-                          plan.tableSize, plan.counted, false,
-                          &plan.checkedEnd, trees.seen, spec.seenSlots,
-                          spec.seenSlots >= f.numPaths};
-    tables.multipliers[0] = plan.multipliers[0];
-    tables.multipliers[1] = plan.multipliers[1];
+    attachTables(lowered.pathEnds, emitFunctionTables(spec));
     const std::vector<CheckSite> checks =
-        instrumentPaths(g, numbered, plan.chords, tables, gOptions);
+        instrumentPaths(g, numbered, plan.chords, lowered.pathEnds, gOptions);
     // Copies are worth their size only where the optimizers run after.
     const bool copy = optimize > 0 && !optimize_function_for_size_p(fun);
     if (!plan.peel.empty() && copy) {
@@ -299,7 +289,7 @@ private:
     // only the id indexes (an array's PPP id is another register), and
     // nothing to count.
     if (copy && gOptions.threadStmts != 0 && !plan.counted &&
-        (policy == ResidualPolicy::Bytemap || policy == ResidualPolicy::Hashed))
+        lowerPolicy(policy).constantCheck)
       gStats.addThreaded(threadTestedRoutes(fun, checks, plan.tested,
                                             gOptions.threadStmts));
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
@@ -329,23 +319,6 @@ private:
                tested.optimization.c_str(), f.optimization.c_str());
   }
   bool warnedOptimization_ = false;
-
-  // First sighting only (docs/residual-mode.md): the seen slots of a
-  // function whose checked path ends miss to the runtime (bytemap, array,
-  // hashed, untested, stale), a power of two, as many as its paths up to 256, so
-  // that a small function gives each path its own. None with count-tested
-  // (every path end keeps its call, as before) nor for sorted functions
-  // (their lookup is a call anyway), nor off x86-64: the slots' test is
-  // x86-64 assembly (Instrumenter.cc, missAsm), and the runtime is built
-  // for x86-64 only; elsewhere every run of a residual path calls it.
-  static uint64_t seenSlots(const ResidualPlan &plan, uint64_t numPaths) {
-    if (!TARGET_64BIT || gOptions.residualLimits.countTested ||
-        plan.checkedEnds == 0 ||
-        plan.policy == ResidualPolicy::Sorted)
-      return 0;
-    return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
-  }
-  static constexpr uint64_t kMaxSeenSlots = 256;
 
   void skip(function *fun, FunctionMetadata &f, const std::string &reason) {
     if (gOptions.warnSkipped)

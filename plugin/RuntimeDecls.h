@@ -32,13 +32,13 @@ void registerGcRoots(const char *pluginName);
 struct FunctionTableSpec {
   std::string identity;
   std::string metadata; // the JSON record
-  uint64_t cfgChecksum;
-  uint64_t numPaths;
-  uint64_t flags;     // kFlag*
-  uint64_t tableSize; // abi.h: residual mode's table_size
+  uint64_t cfgChecksum = 0;
+  uint64_t numPaths = 0;
+  uint64_t flags = 0;     // kFlag*
+  uint64_t tableSize = 0; // abi.h: residual mode's table_size
   // The counters array: this many uint64_t, zero, or `initialCounters`
   // when given (residual tables); none when 0.
-  uint64_t numCounters;
+  uint64_t numCounters = 0;
   std::vector<uint64_t> initialCounters;
   // A residual bytemap, emitted instead of the counters when not empty:
   // constant bytes.

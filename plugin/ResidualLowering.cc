@@ -1,0 +1,74 @@
+#include "ResidualLowering.h"
+
+#include "pathcov/core/Checked.h"
+
+namespace pathcov {
+
+namespace {
+
+// Indexed by ResidualPolicy. Complete functions get no code and no
+// descriptor (Plugin.cc); their row is never used for code.
+constexpr PolicyLowering kLowerings[kResidualPolicies] = {
+    /* Bytemap  */ {kFlagBytemap, PathEnd::CheckBytemap, true, true},
+    /* Array    */ {0, PathEnd::CheckTable, true, false}, // the PPP id indexes
+    /* Hashed   */ {kFlagCuckoo, PathEnd::CheckHashed, true, true},
+    /* Sorted   */ {kFlagSorted, PathEnd::LookUp, false, false},
+    /* Untested */ {0, PathEnd::Residual, true, false},
+    /* Stale    */ {kFlagStale, PathEnd::Residual, true, false},
+    /* Complete */ {0, PathEnd::Residual, false, false},
+};
+static_assert(static_cast<int>(ResidualPolicy::Complete) + 1 ==
+                  kResidualPolicies,
+              "a row of kLowerings per policy");
+
+// First sighting only (docs/residual-mode.md): a power of two of seen
+// slots, as many as the function's paths up to 256, so that a small
+// function gives each path its own.
+constexpr uint64_t kMaxSeenSlots = 256;
+
+uint64_t seenSlotsFor(const ResidualPlan &plan, uint64_t numPaths) {
+  if (!lowerPolicy(plan.policy).seenSlots || plan.checkedEnds == 0)
+    return 0;
+  return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
+}
+
+} // namespace
+
+const PolicyLowering &lowerPolicy(ResidualPolicy policy) {
+  return kLowerings[static_cast<int>(policy)];
+}
+
+ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
+                                   bool atomic, bool seenSlots) {
+  const PolicyLowering &lowering = lowerPolicy(plan.policy);
+  ResidualLowering out;
+  FunctionTableSpec &spec = out.spec;
+  spec.numPaths = numPaths;
+  spec.flags = kFlagResidual | lowering.flag | (plan.narrow ? kFlagNarrow : 0) |
+               (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0);
+  spec.tableSize = plan.tableSize;
+  spec.numCounters = plan.table.size();
+  spec.initialCounters = plan.table;
+  spec.bytemap = plan.bytemap;
+  spec.readOnly = !plan.counted;
+  spec.seenSlots = seenSlots ? seenSlotsFor(plan, numPaths) : 0;
+
+  FunctionTables &ends = out.pathEnds;
+  ends.pathEnd = lowering.pathEnd;
+  ends.bound = plan.tableSize;
+  ends.counted = plan.counted;
+  ends.checkedEnd = &plan.checkedEnd;
+  ends.seenSlots = spec.seenSlots;
+  ends.slotPerPath = spec.seenSlots >= numPaths;
+  ends.multipliers[0] = plan.multipliers[0];
+  ends.multipliers[1] = plan.multipliers[1];
+  return out;
+}
+
+void attachTables(FunctionTables &pathEnds, const FunctionTableTrees &trees) {
+  pathEnds.descriptor = trees.descriptor;
+  pathEnds.counters = trees.counters;
+  pathEnds.seen = trees.seen;
+}
+
+} // namespace pathcov
