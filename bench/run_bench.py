@@ -7,11 +7,12 @@ interleaved several times.
 Residual scenario (a): the corpus is recorded on the workload itself, so the
 residual build must write no report. Scenario (b): the corpus comes from the
 package's own tests, so the workload has residual paths; the oracle checks
-that the reports hold exactly executed - tested (oracle.py).
+that the reports hold exactly executed - tested (the oracle of the
+residual tests, testsuite/residual_oracle.py).
 
 Writes docs/benchmarks.md (never edit it by hand). Standard library only.
 Modules: common.py (commands, inputs), packages.py (one class per package),
-stats.py (the plugin's residual statistics), oracle.py.
+stats.py (the plugin's residual statistics).
 """
 
 import argparse
@@ -26,10 +27,11 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:0] = [HERE, os.path.join(os.path.dirname(HERE), "testsuite")]
 
 from common import COMMANDS, TOP, BenchError, BuildError, log, make_input, run, sha256  # noqa: E402
-import oracle  # noqa: E402
+import residual_oracle  # noqa: E402
 import stats as pstats  # noqa: E402
 from packages import PACKAGES  # noqa: E402
 
@@ -263,6 +265,40 @@ def corpus_facts(corpus):
     }
 
 
+def field_reports(report_dir):
+    """The residual reports a run wrote to report_dir."""
+    reports = []
+    for name in sorted(glob.glob(os.path.join(report_dir, "*.json"))):
+        with open(name) as f:
+            report = json.load(f)
+        if report.get("format") == "pathcov-report":
+            reports.append(report)
+    return reports
+
+
+def oracle_differences(expected, reported, dropped, limit=10):
+    """[] if the oracle passes, else the first differences (human-readable
+    lines, one a path)."""
+    diffs = []
+    if dropped:
+        diffs.append(f"the runtime dropped {dropped} residual path runs (table full): "
+                     "the residual set cannot be compared exactly")
+    for key, missing, extra, wrong in residual_oracle.mismatches(expected, reported):
+        ident, cs = key
+        for pid in sorted(missing + extra + wrong):
+            e, a = expected.get(key, {}).get(pid), reported.get(key, {}).get(pid)
+            if pid in missing:
+                diffs.append(f"missing from the reports: {ident} [{cs}] path {pid} (executed {e} times)")
+            elif pid in extra:
+                diffs.append(f"reported but not expected: {ident} [{cs}] path {pid} (count {a})")
+            else:
+                diffs.append(f"count differs: {ident} [{cs}] path {pid}: executed {e}, reported {a}")
+            if len(diffs) >= limit:
+                diffs.append("...")
+                return diffs
+    return diffs
+
+
 # ---------------------------------------------------------------- one package
 
 def variant_flags(paths, work):
@@ -355,25 +391,29 @@ def bench_package(pkg, args, paths, res):
         res["stats"][v] = pstats.residual_stats(os.path.join(work, f"stats-{v}.jsonl"),
                                                 bdirs[v])
 
-    tested_b = oracle.corpus_paths(os.path.join(work, "corpus-b.json"))
+    tested_b = residual_oracle.corpus_paths(os.path.join(work, "corpus-b.json"))
     expected = {}
     for tag in ("full", "small"):
         ef = os.path.join(work, f"executed-{tag}.json")
         if os.path.exists(ef):
-            expected[tag] = oracle.expected_residual(oracle.corpus_paths(ef), tested_b)
-    res["expected_b"] = oracle.summary(expected["full"])
+            expected[tag] = residual_oracle.expected_residual(residual_oracle.corpus_paths(ef), tested_b)
+    res["expected_b"] = residual_oracle.summary(expected["full"])
     oracle_fail = {"res_a": [], "res_b": []}
     res["oracle_runs"] = {"res_a": 0, "res_b": 0}
 
     def check_oracle(v, report_dir, tag, what):
-        actual, nrep, dropped = oracle.report_paths(report_dir)
+        reports = field_reports(report_dir)
+        nrep = len(reports)
+        actual = residual_oracle.report_paths(reports)
+        npaths = residual_oracle.summary(actual)["paths"]
+        dropped = sum(int(r.get("dropped_paths") or 0) for r in reports)
         res["variants"][v]["reports"] += nrep
         if tag == "small":
             # Under valgrind: informational (see the docs), not the oracle.
             if v == "res_a":
-                diffs = [f"{nrep} report(s), {len(actual)} residual path(s)"] if nrep else []
+                diffs = [f"{nrep} report(s), {npaths} residual path(s)"] if nrep else []
             else:
-                diffs = oracle.compare(expected[tag], actual, dropped, limit=3)
+                diffs = oracle_differences(expected[tag], actual, dropped, limit=3)
             res["callgrind_notes"][v] = "; ".join(diffs) if diffs else "matches"
             if diffs:
                 log(f"note: {pkg.name} {VARIANT_TITLE[v]} callgrind run: " + "; ".join(diffs))
@@ -382,16 +422,17 @@ def bench_package(pkg, args, paths, res):
         if v == "res_a":
             if nrep:
                 oracle_fail[v].append(f"{what}: {nrep} report(s) written, "
-                                      f"{len(actual)} residual path(s), e.g. "
-                                      + ", ".join(f"{k[0]} path {k[2]}" for k in list(actual)[:3]))
+                                      f"{npaths} residual path(s), e.g. "
+                                      + ", ".join([f"{ident} path {pid}" for (ident, _), ids in actual.items()
+                                                   for pid in ids][:3]))
             return
-        diffs = oracle.compare(expected[tag], actual, dropped)
+        diffs = oracle_differences(expected[tag], actual, dropped)
         if diffs and not oracle_fail[v]:
             oracle_fail[v].append(f"{what}: " + "; ".join(diffs))
             log(f"ORACLE MISMATCH {pkg.name} {VARIANT_TITLE[v]} {what}:\n  " + "\n  ".join(diffs))
         elif diffs:
             oracle_fail[v].append(f"{what}: differs too")
-        res["actual_b"] = oracle.summary(actual)
+        res["actual_b"] = residual_oracle.summary(actual)
 
     # Interleaved timing runs: A B C D E A B C D E ...
     res["stage"] = "timing"

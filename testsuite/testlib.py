@@ -17,6 +17,18 @@ def project_path(source):
     return os.path.relpath(os.path.abspath(source), PROJECT_ROOT)
 
 
+# What check() found wrong: each test script is a process of its own.
+FAILURES = []
+
+
+def check(ok, what, detail=""):
+    """Unless ok, records the failure `what` (with `detail`, if any) for
+    finish() and prints it at once, lest a later abort hide it."""
+    if not ok:
+        FAILURES.append(f"{what}: {detail}" if detail else what)
+        print("FAIL:", FAILURES[-1], flush=True)
+
+
 def finish(failures, success):
     """Prints each failure (FAIL: ...), or `success` if there is none; the
     test's exit status."""
@@ -27,12 +39,18 @@ def finish(failures, success):
     return 1 if failures else 0
 
 
+def run(cmd, **kwargs):
+    """Runs cmd, its output captured as text."""
+    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+
+
 def must(cmd, what, **kwargs):
-    """Runs cmd; on failure exits with FAIL, the command and its output."""
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    """Runs cmd; on failure exits with FAIL, the command, its exit status and
+    its output."""
+    result = run(cmd, **kwargs)
     if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {shlex.join(cmd)}\n{result.stdout}"
-                 f"{result.stderr}")
+        sys.exit(f"FAIL: {what}: {shlex.join(cmd)} (exit {result.returncode})"
+                 f"\n{result.stdout}{result.stderr}")
     return result
 
 

@@ -89,6 +89,16 @@ def elf_build_id(path):
     return None
 
 
+def check_header(doc, kind, module, pid, reason, what):
+    """The fields that every profile and report starts with."""
+    expect(doc["format"], f"pathcov-{kind}", f"{what}: format")
+    expect(doc["format_version"], "2.0", f"{what}: format_version")
+    expect(doc["module"], os.path.realpath(module), f"{what}: module")
+    expect(doc["build_id"], build_id(module), f"{what}: build_id")
+    expect(doc["pid"], pid, f"{what}: pid")
+    expect(doc["reason"], reason, f"{what}: reason")
+
+
 def build_id(path):
     """The build-id by two readers that must agree: our ELF parser and
     readelf -n."""
@@ -144,13 +154,8 @@ def check_profile(profile, module, pid, reason, functions, test=None,
                   extra=None):
     what = f"profile of pid {pid} ({reason})"
     expect(set(profile), PROFILE_KEYS | set(extra or {}), f"{what}: keys")
-    expect(profile["format"], "pathcov-profile", f"{what}: format")
-    expect(profile["format_version"], "2.0", f"{what}: format_version")
-    expect(profile["module"], os.path.realpath(module), f"{what}: module")
-    expect(profile["build_id"], build_id(module), f"{what}: build_id")
-    expect(profile["pid"], pid, f"{what}: pid")
+    check_header(profile, "profile", module, pid, reason, what)
     expect(profile["test"], test, f"{what}: test")
-    expect(profile["reason"], reason, f"{what}: reason")
     for key, value in (extra or {}).items():
         expect(profile[key], value, f"{what}: {key}")
     for f in profile["functions"]:

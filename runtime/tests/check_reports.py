@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 
-from check_profiles import (Failure, Skip, build_id, check_profile, expect,
+from check_profiles import (Failure, Skip, check_header, check_profile, expect,
                             files, function, load, profile_name, run_scenario)
 
 REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
@@ -100,12 +100,7 @@ def check_report(report, module, pid, reason, paths, signal_number=None,
     what = f"report of pid {pid} ({reason})"
     keys = REPORT_KEYS | ({"signal"} if signal_number is not None else set())
     expect(set(report), keys, f"{what}: keys")
-    expect(report["format"], "pathcov-report", f"{what}: format")
-    expect(report["format_version"], "2.0", f"{what}: format_version")
-    expect(report["module"], os.path.realpath(module), f"{what}: module")
-    expect(report["build_id"], build_id(module), f"{what}: build_id")
-    expect(report["pid"], pid, f"{what}: pid")
-    expect(report["reason"], reason, f"{what}: reason")
+    check_header(report, "report", module, pid, reason, what)
     if signal_number is not None:
         expect(report["signal"], signal_number, f"{what}: signal")
     expect(report["dropped_paths"], dropped, f"{what}: dropped_paths")

@@ -19,19 +19,10 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-
-def run(cmd, **kwargs):
-    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-
-
-def must(cmd, **kwargs):
-    result = run(cmd, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{result.stdout}{result.stderr}")
-    return result
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must, run  # noqa: E402
 
 
 def expect(got, want, what):
@@ -53,12 +44,13 @@ def main():
     def build(name, level):
         program = os.path.join(work, name)
         must([args.compiler, level, "-g", f"-fplugin={args.plugin}",
-              args.source, "-o", program, args.runtime, "-lpthread"])
+              args.source, "-o", program, args.runtime, "-lpthread"],
+             f"build {name}")
         return program
 
     def profile_of(program, inputs):
         before = set(glob.glob(os.path.join(profiles, "*")))
-        must([program, inputs],
+        must([program, inputs], "a run",
              env=dict(os.environ, PATHCOV_PROFILE_DIR=profiles))
         written = set(glob.glob(os.path.join(profiles, "*"))) - before
         expect(len(written), 1, f"profiles written by {program} {inputs}")

@@ -25,7 +25,6 @@ crashes with SIGABRT, one that asks for a report), and checks that:
 It leaves in WORKDIR, for the decode.bad.* tests: exit-report.json and
 broken copies of it (see write_broken_reports).
 """
-import argparse
 import glob
 import json
 import os
@@ -33,34 +32,20 @@ import re
 import resource
 import shutil
 import signal
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import project_path  # noqa: E402
+from testlib import must, project_path, run  # noqa: E402
+from decode_program import (FIELD_RUN, Program, arguments,  # noqa: E402
+                            one_report)
 
 MARKER = re.compile(r"/\* @(\w+) \*/")
-
-TEST_RUNS = [["x:2", "x:7"], ["v:aei"], ["c:a", "c:b"], ["n:0"], ["l:7"]]
-FIELD_RUN = ["x:-3", "v:xyz", "c:z", "n:2", "s:hi!", "l:1"]
 
 failures = []
 
 
 def fail(message):
     failures.append(message)
-
-
-def run(cmd, **kwargs):
-    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-
-
-def must(cmd, what, **kwargs):
-    result = run(cmd, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {' '.join(cmd)}\n{result.stdout}"
-                 f"{result.stderr}")
-    return result
 
 
 def markers(source):
@@ -75,13 +60,6 @@ def markers(source):
 
 def no_core():
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-
-
-def one_report(directory):
-    found = glob.glob(os.path.join(directory, "pathcov-report-*.json"))
-    if len(found) != 1:
-        sys.exit(f"FAIL: {len(found)} reports in {directory}, expected one")
-    return found[0]
 
 
 def validate(validate_py, schema, files):
@@ -298,54 +276,30 @@ def write_broken_reports(work, report, record_profile, tested_ids):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--compiler", required=True)
-    ap.add_argument("--flags", default="")
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--runtime", required=True, help="libpathcov-rt.a")
-    ap.add_argument("--runtime-include", required=True)
-    ap.add_argument("--pathcov", required=True)
+    ap = arguments()
     ap.add_argument("--schemas", required=True)
     ap.add_argument("--validate", required=True, help="validate.py")
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("source")
     args = ap.parse_args()
 
-    work = args.workdir
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    source = os.path.abspath(args.source)
+    program = Program(args)
+    work, source = program.work, program.source
     m = markers(source)
     pathcov = args.pathcov
     schema = lambda name: os.path.join(args.schemas, name)
 
-    def build(name, extra):
-        program = os.path.join(work, name, "field")
-        os.makedirs(os.path.dirname(program))
-        result = must([args.compiler, *args.flags.split(),
-                       f"-fplugin={args.plugin}", *extra,
-                       "-I", args.runtime_include, source, "-o", program,
-                       args.runtime, "-lpthread"], f"{name} build")
-        return program, result.stderr
-
     # The tests: a record-mode build, its profiles, the corpus.
-    recorded, warnings = build("record", ["-DOLD_LEGACY"])
+    recorded, warnings = program.build("record", ["-DOLD_LEGACY"])
     if "pathcov:" in warnings:
         sys.exit(f"FAIL: the record-mode build warned:\n{warnings}")
-    profiles = os.path.join(work, "profiles")
-    for i, inputs in enumerate(TEST_RUNS):
-        env = dict(os.environ, PATHCOV_PROFILE_DIR=profiles,
-                   PATHCOV_TEST=f"test{i}")
-        must([recorded, *inputs], "a test run", env=env)
-    corpus = os.path.join(work, "corpus.json")
-    must([pathcov, "collect", "-o", corpus, profiles], "pathcov collect")
+    corpus = program.record_corpus(recorded)
+    profiles = program.profiles
     shown = json.loads(must([pathcov, "show", "--json", "--max-paths",
                              "100000", corpus], "pathcov show").stdout)
     tested = {f["name"]: {p["id"]: p for p in f["paths"]}
               for f in shown["functions"] if "paths" in f}
 
     # The release: a residual-mode build against the corpus.
-    field, warnings = build("residual", [
+    field, warnings = program.build("residual", [
         "-fplugin-arg-pathcov-mode=residual",
         f"-fplugin-arg-pathcov-corpus={corpus}"])
     stale = [w for w in warnings.splitlines() if "pathcov:" in w]

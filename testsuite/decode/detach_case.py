@@ -19,41 +19,21 @@ writes a report, and checks that:
     --debug-dir (and with --binary) makes the same corpus as before
     stripping.
 """
-import argparse
-import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 
-TEST_RUNS = [["x:2", "x:7"], ["v:aei"], ["c:a", "c:b"], ["n:0"], ["l:7"]]
-FIELD_RUN = ["x:-3", "v:xyz", "c:z", "n:2", "s:hi!", "l:1"]
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must, run  # noqa: E402
+from decode_program import (FIELD_RUN, Program, arguments,  # noqa: E402
+                            one_report)
 
 failures = []
 
 
 def fail(message):
     failures.append(message)
-
-
-def run(cmd, **kwargs):
-    return subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-
-
-def must(cmd, what, **kwargs):
-    result = run(cmd, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {' '.join(cmd)}\n{result.stdout}"
-                 f"{result.stderr}")
-    return result
-
-
-def one_report(directory):
-    found = glob.glob(os.path.join(directory, "pathcov-report-*.json"))
-    if len(found) != 1:
-        sys.exit(f"FAIL: {len(found)} reports in {directory}, expected one")
-    return found[0]
 
 
 def sections(binary):
@@ -107,40 +87,16 @@ def without_times(decoded):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--compiler", required=True)
-    ap.add_argument("--flags", default="")
-    ap.add_argument("--plugin", required=True)
-    ap.add_argument("--runtime", required=True, help="libpathcov-rt.a")
-    ap.add_argument("--runtime-include", required=True)
-    ap.add_argument("--pathcov", required=True)
-    ap.add_argument("--workdir", required=True)
-    ap.add_argument("source")
-    args = ap.parse_args()
-
-    work = args.workdir
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
-    source = os.path.abspath(args.source)
+    args = arguments().parse_args()
+    program = Program(args)
+    work = program.work
     pathcov = args.pathcov
-
-    def build(name, extra):
-        program = os.path.join(work, name, "field")
-        os.makedirs(os.path.dirname(program))
-        must([args.compiler, *args.flags.split(), f"-fplugin={args.plugin}",
-              *extra, "-I", args.runtime_include, source, "-o", program,
-              args.runtime, "-lpthread"], f"{name} build")
-        return program
+    build = lambda name, extra: program.build(name, extra)[0]
 
     # Record mode: the tests, their profiles, the corpus.
     recorded = build("record", ["-DOLD_LEGACY"])
-    profiles = os.path.join(work, "profiles")
-    for i, inputs in enumerate(TEST_RUNS):
-        env = dict(os.environ, PATHCOV_PROFILE_DIR=profiles,
-                   PATHCOV_TEST=f"test{i}")
-        must([recorded, *inputs], "a test run", env=env)
-    corpus = os.path.join(work, "corpus.json")
-    must([pathcov, "collect", "-o", corpus, profiles], "pathcov collect")
+    corpus = program.record_corpus(recorded)
+    profiles = program.profiles
     with open(corpus, encoding="utf-8") as f:
         before = f.read()
 

@@ -27,17 +27,11 @@ import copy
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def must(cmd, **kwargs):
-    run = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if run.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{run.stdout}{run.stderr}")
-    return run
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import must  # noqa: E402
 
 
 def function(corpus, name):
@@ -58,14 +52,14 @@ def main():
     program = os.path.join(work, "program")
     must(["gcc", "-O0", "-g", f"-fplugin={args.plugin}",
           os.path.join(HERE, "program.c"), "-o", program, args.runtime,
-          "-lpthread"])
+          "-lpthread"], "the record build")
     # classify: x & 3 = 0, 1, 2, 3 (all 4 paths); sign: both; wide: 5 paths.
-    must([program, "0", "1", "2", "3", "-3"],
+    must([program, "0", "1", "2", "3", "-3"], "the test run",
          env=dict(os.environ, PATHCOV_TEST="t",
                   PATHCOV_PROFILE_DIR=os.path.join(work, "profiles")))
     full_file = os.path.join(work, "full.json")
     must([args.pathcov, "collect", "--binary", program, "-o", full_file,
-          os.path.join(work, "profiles")])
+          os.path.join(work, "profiles")], "pathcov collect")
     with open(full_file, encoding="utf-8") as f:
         full = json.load(f)
 

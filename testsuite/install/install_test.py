@@ -37,17 +37,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must  # noqa: E402
-
-failures = []
-
-
-
-
-def check(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
+from testlib import FAILURES, check, finish, must  # noqa: E402
 
 
 def step(text):
@@ -263,7 +253,7 @@ def main():
     step("install pathcov into a scratch prefix")
     prefix, plugin, pathcov, pc_dirs = install(
         args, os.path.join(work, "stage"))
-    if failures:
+    if FAILURES:
         sys.exit("FAIL: the installation is incomplete")
 
     step("build and test shapes without the plugin")
@@ -286,10 +276,9 @@ def main():
     step("pkg-config")
     pkg_config(args, prefix, plugin, pathcov, pc_dirs, work)
     step("done")
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: the shapes project, profiled with the installed pathcov")
+    return finish(FAILURES, "ok: the shapes project, profiled with the "
+                  "installed pathcov")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -31,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must  # noqa: E402
+from testlib import FAILURES, check, finish, must  # noqa: E402
 
 # The input the tests never give: punctuation and a mixed word.
 FIELD = ["12", "x+y", "!?", "abc"]
@@ -42,14 +42,6 @@ RECORD_PROGRAM = {"autotools": "record/tally", "cmake": "record/tally",
                   "make": "tally"}
 # By assembler name: wc_name is C++ (lib/wordname.cc).
 FUNCTIONS = ["wc_classify", "wc_name", "all_of", "main", "print_counts"]
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def doc_block(doc, system, role):
@@ -242,10 +234,9 @@ def main():
     if args.errors:
         check_errors(args.cc, specs, plugin, work, env)
         check_packed_relocations(args.cc, specs, work, env)
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print(f"ok: {args.system}, record and residual, with the spec files")
+    return finish(FAILURES, f"ok: {args.system}, record and residual, with "
+                  "the spec files")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from build_system_test import doc_block, new_user, run_block  # noqa: E402
-from testlib import must  # noqa: E402
+from testlib import FAILURES, check, finish, must  # noqa: E402
 
 # Per block: its project, the test names it gives, and the project's
 # sources the HTML report must have a page for.
@@ -34,14 +34,6 @@ BLOCKS = {
     "cmake": ("tally", {"words"},
               ["lib/wordclass.c", "lib/wordname.cc", "src/tally.c"]),
 }
-
-failures = []
-
-
-def check(ok, what):
-    print(("ok:   " if ok else "FAIL: ") + what)
-    if not ok:
-        failures.append(what)
 
 
 def check_block(name, work, tests, sources, env):
@@ -84,10 +76,9 @@ def main():
         run_block(doc_block(doc, "five-minutes", name), work, env,
                   f"five minutes with {name}")
         check_block(name, work, tests, sources, env)
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: the first five minutes, with Make and with CMake")
+    return finish(FAILURES, "ok: the first five minutes, with Make and with "
+                  "CMake")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

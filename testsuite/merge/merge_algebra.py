@@ -25,13 +25,10 @@ import time
 
 from jsonschema import Draft202012Validator
 
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import FAILURES, check, finish  # noqa: E402
+
 FIG3 = "fig3.c:fig3"
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
 
 
 def write(path, doc):
@@ -78,7 +75,7 @@ def main():
         with open(out, encoding="utf-8") as f:
             doc = json.load(f)
         for e in validator.iter_errors(doc):
-            failures.append(f"merge {inputs}: schema: {e.message}")
+            FAILURES.append(f"merge {inputs}: schema: {e.message}")
         return doc
 
     def saved(name, doc):
@@ -188,9 +185,7 @@ def main():
               f"{time.monotonic() - start:.2f} s")
         check(again == doc, "re-merging 10000 reports changed the corpus")
 
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+    return finish(FAILURES, "ok: merge's algebra holds")
 
 
 if __name__ == "__main__":

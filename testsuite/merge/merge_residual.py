@@ -15,17 +15,12 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 from jsonschema import Draft202012Validator
 
-
-def must(cmd, **kwargs):
-    run = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if run.returncode != 0:
-        sys.exit(f"FAIL: {' '.join(cmd)}\n{run.stdout}{run.stderr}")
-    return run
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must  # noqa: E402
 
 
 def main():
@@ -43,13 +38,13 @@ def main():
         program = os.path.join(work, name)
         must([args.compiler, "-O2", "-g", f"-fplugin={args.plugin}", *extra,
               "-I", args.runtime_include, args.source, "-o", program,
-              args.runtime, "-lpthread"])
+              args.runtime, "-lpthread"], f"the {name} build")
         return program
 
     def field_reports(program, name, *inputs):
         directory = os.path.join(work, name)
-        must([program, *inputs], env=dict(os.environ,
-                                         PATHCOV_REPORT_DIR=directory))
+        must([program, *inputs], f"the {name} run",
+             env=dict(os.environ, PATHCOV_REPORT_DIR=directory))
         return sorted(glob.glob(os.path.join(directory, "pathcov-report-*")))
 
     def residual_ids(reports):
@@ -63,10 +58,10 @@ def main():
     recorded = build("record", [])
     profiles = os.path.join(work, "profiles")
     for inputs in ("111", "110", "000"):
-        must([recorded, inputs], env=dict(os.environ,
-                                          PATHCOV_PROFILE_DIR=profiles))
+        must([recorded, inputs], "a test run",
+             env=dict(os.environ, PATHCOV_PROFILE_DIR=profiles))
     corpus = os.path.join(work, "corpus.json")
-    must([pathcov, "collect", "-o", corpus, profiles])
+    must([pathcov, "collect", "-o", corpus, profiles], "pathcov collect")
 
     release = build("release", ["-fplugin-arg-pathcov-mode=residual",
                                 f"-fplugin-arg-pathcov-corpus={corpus}"])
@@ -76,7 +71,7 @@ def main():
     observed = residual_ids(reports)
 
     merged = os.path.join(work, "merged.json")
-    must([pathcov, "merge", "-o", merged, corpus, *reports])
+    must([pathcov, "merge", "-o", merged, corpus, *reports], "pathcov merge")
     with open(merged, encoding="utf-8") as f:
         doc = json.load(f)
     with open(args.schema, encoding="utf-8") as f:
@@ -88,7 +83,8 @@ def main():
                         f"ids {observed}")
     if len(fig3["paths"]) != 3 or observed & {p["id"] for p in fig3["paths"]}:
         failures.append(f"tested paths changed: {fig3['paths']}")
-    shown = json.loads(must([pathcov, "show", "--json", merged]).stdout)
+    shown = json.loads(must([pathcov, "show", "--json", merged],
+                            "pathcov show").stdout)
     shown_fig3 = next(f for f in shown["functions"]
                       if f["name"].startswith("fig3"))
     if len(shown_fig3.get("paths", [])) != 3:

@@ -33,14 +33,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 from merge_algebra import FIG3, report, write  # noqa: E402
-from testlib import finish  # noqa: E402
-
-failures = []
-
-
-def check(ok, what):
-    if not ok:
-        failures.append(what)
+from testlib import FAILURES, check, finish  # noqa: E402
 
 
 def main():
@@ -79,7 +72,7 @@ def main():
     check(len(rows) == 5, f"{len(rows)} rows, not 5")
     for row in rows:
         for e in validator.iter_errors(row):
-            failures.append(f"row {row}: schema: {e.message}")
+            FAILURES.append(f"row {row}: schema: {e.message}")
     r1 = {r["id"]: r for r in rows if r["pid"] == 101}
     check(sorted(r1) == [1, 3] and r1[1]["count"] == 7 and r1[1]["first_seen_ns"] == 400,
           f"report 101's comdat copies: {r1}")
@@ -172,7 +165,7 @@ def main():
     check(not os.path.exists(os.path.join(work, "bad.ndjson")),
           "sightings wrote rows after an error")
 
-    return finish(failures, "ok: sightings round-trip through SQLite into the corpus")
+    return finish(FAILURES, "ok: sightings round-trip through SQLite into the corpus")
 
 
 if __name__ == "__main__":

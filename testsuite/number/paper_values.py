@@ -192,7 +192,7 @@ def pair(increment):
                                            increment["ppp"])
 
 
-def check(output, hand):
+def contradictions(output, hand):
     """Yields a line for every hand-checked value the output contradicts."""
     def expect(what, actual, wanted):
         same = (math.isclose(actual, wanted)
@@ -251,7 +251,7 @@ def main():
     for name, hand in HAND_CHECKED.items():
         path = os.path.join(sys.argv[1], name + ".expected.json")
         with open(path, encoding="utf-8") as f:
-            found = list(check(json.load(f), hand))
+            found = list(contradictions(json.load(f), hand))
         if found:
             failed = True
             print(f"FAIL: {path}:\n  " + "\n  ".join(found))

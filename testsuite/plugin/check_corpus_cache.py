@@ -23,15 +23,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import fresh_directory, recorded_corpus  # noqa: E402
+from testlib import (FAILURES, check, finish, fresh_directory,  # noqa: E402
+                     recorded_corpus)
 
 SOURCE = os.path.join(HERE, "two_diamonds.c")
-failures = []
-
-
-def check(what, ok, detail=""):
-    if not ok:
-        failures.append(f"{what}{': ' + detail if detail else ''}")
 
 
 def residual(corpus, output, extra=()):
@@ -106,12 +101,12 @@ def setup_directory(path, mode, corpus):
 
 def same_object(what, result, output, reference):
     if result is None:
-        check(f"{what}: does not hang the compiler", False)
+        check(False, f"{what}: does not hang the compiler")
         return
-    check(f"{what}: builds", result.returncode == 0, result.stderr)
-    check(f"{what}: what the JSON says",
-          os.path.exists(output) and
-          open(output, "rb").read() == open(reference, "rb").read())
+    check(result.returncode == 0, f"{what}: builds", result.stderr)
+    check(os.path.exists(output) and
+          open(output, "rb").read() == open(reference, "rb").read(),
+          f"{what}: what the JSON says")
 
 
 def main():
@@ -128,17 +123,17 @@ def main():
     cache = home + ".pathcov-cache"
     reference = os.path.join(work, "reference.o")
     r = residual(home, reference)
-    check("reference build", r is not None and r.returncode == 0,
+    check(r is not None and r.returncode == 0, "reference build",
           r.stderr if r else "hung")
-    check("cache: written", os.path.isfile(cache))
-    check("cache: mode 0600", os.path.isfile(cache) and
+    check(os.path.isfile(cache), "cache: written")
+    check(os.path.isfile(cache) and
           stat.S_IMODE(os.stat(cache).st_mode) == 0o600,
-          oct(os.stat(cache).st_mode) if os.path.exists(cache) else "")
-    check("cache: no temporary file left (the lock stays, mode 0600)",
-          sorted(os.listdir(os.path.dirname(home))) ==
+          "cache: mode 0600", oct(os.stat(cache).st_mode) if os.path.exists(cache) else "")
+    check(sorted(os.listdir(os.path.dirname(home))) ==
           ["corpus.json", "corpus.json.pathcov-cache",
            "corpus.json.pathcov-cache.lock"] and
           stat.S_IMODE(os.stat(cache + ".lock").st_mode) == 0o600,
+          "cache: no temporary file left (the lock stays, mode 0600)",
           str(os.listdir(os.path.dirname(home))))
     good = open(cache, "rb").read()
     output = os.path.join(work, "out.o")
@@ -162,9 +157,9 @@ def main():
     same_object("links", residual(linked, output, ["-wrapper", wrapper]),
                 output, reference)
     for victim in victims:
-        check(f"links: {os.path.basename(victim)} untouched",
-              open(victim, "rb").read() == b"secret\n" and
-              stat.S_IMODE(os.stat(victim).st_mode) == 0o600)
+        check(open(victim, "rb").read() == b"secret\n" and
+              stat.S_IMODE(os.stat(victim).st_mode) == 0o600,
+              f"links: {os.path.basename(victim)} untouched")
 
     # Forged caches: right key, right format, all paths "tested".
     forged = forged_cache(home, good[:8])
@@ -179,9 +174,9 @@ def main():
     # refusals below are the checks' doing, not a malformed file's.
     os.chmod(cache, 0o600)
     result = residual(home, output)
-    check("a trusted forged cache is read",
-          result is not None and result.returncode == 0 and
+    check(result is not None and result.returncode == 0 and
           open(output, "rb").read() != open(reference, "rb").read(),
+          "a trusted forged cache is read",
           result.stderr if result else "hung")
     os.chmod(cache, 0o666)
     same_object("cache writable by others", residual(home, output), output,
@@ -189,16 +184,16 @@ def main():
     shared = setup_directory(os.path.join(work, "shared"), 0o777, corpus)
     same_object("directory writable by others", residual(shared, output),
                 output, reference)
-    check("directory writable by others: no cache written",
-          not os.path.exists(shared + ".pathcov-cache"))
+    check(not os.path.exists(shared + ".pathcov-cache"),
+          "directory writable by others: no cache written")
     write_forged(shared + ".pathcov-cache", forged_cache(shared, good[:8]), shared)
     os.chmod(shared + ".pathcov-cache", 0o600)
     same_object("directory writable by others: its cache ignored",
                 residual(shared, output), output, reference)
     sticky = setup_directory(os.path.join(work, "sticky"), 0o1777, corpus)
     same_object("sticky directory", residual(sticky, output), output, reference)
-    check("sticky directory: cache written",
-          os.path.exists(sticky + ".pathcov-cache"))
+    check(os.path.exists(sticky + ".pathcov-cache"),
+          "sticky directory: cache written")
     # The indexing lock squatted: by a link to a victim, and (as root) by
     # another user's file that user could hold forever. Nobody waits or
     # follows the link; the build is what the JSON says.
@@ -206,11 +201,11 @@ def main():
     os.remove(sticky + ".pathcov-cache.lock")
     os.symlink(victims[0], sticky + ".pathcov-cache.lock")
     same_object("lock a link", residual(sticky, output), output, reference)
-    check("lock a link: no index written without the lock",
-          not os.path.exists(sticky + ".pathcov-cache"))
-    check("lock a link: victim untouched",
-          open(victims[0], "rb").read() == b"secret\n" and
-          stat.S_IMODE(os.stat(victims[0]).st_mode) == 0o600)
+    check(not os.path.exists(sticky + ".pathcov-cache"),
+          "lock a link: no index written without the lock")
+    check(open(victims[0], "rb").read() == b"secret\n" and
+          stat.S_IMODE(os.stat(victims[0]).st_mode) == 0o600,
+          "lock a link: victim untouched")
     if os.geteuid() == 0:
         os.remove(sticky + ".pathcov-cache.lock")
         with open(sticky + ".pathcov-cache.lock", "w"):
@@ -226,7 +221,7 @@ def main():
         held = holder.stdout.readline().strip() == "held"
         same_object("lock another user's and held", residual(sticky, output),
                     output, reference)
-        check("lock another user's and held: it was held", held)
+        check(held, "lock another user's and held: it was held")
         holder.kill()
         holder.wait()
 
@@ -239,10 +234,10 @@ def main():
         with open(cache, "wb") as f:
             f.write(damaged)
         os.chmod(cache, 0o600)
-        before = len(failures)
+        before = len(FAILURES)
         same_object(f"cache byte {at} flipped", residual(home, output), output,
                     reference)
-        if len(failures) > before:
+        if len(FAILURES) > before:
             break
 
     # FIFOs: the corpus is refused, the cache ignored; neither hangs.
@@ -252,11 +247,11 @@ def main():
     fifo = os.path.join(work, "fifo.json")
     os.mkfifo(fifo)
     r = residual(fifo, output)
-    check("corpus a FIFO: does not hang", r is not None)
-    check("corpus a FIFO: a clear error",
-          r is not None and r.returncode != 0 and
+    check(r is not None, "corpus a FIFO: does not hang")
+    check(r is not None and r.returncode != 0 and
           f"pathcov: corpus {fifo}: not a regular file" in r.stderr and
-          "internal compiler error" not in r.stderr, r.stderr if r else "")
+          "internal compiler error" not in r.stderr,
+          "corpus a FIFO: a clear error", r.stderr if r else "")
 
     # A number beyond a double.
     overflow = os.path.join(work, "overflow.json")
@@ -265,16 +260,15 @@ def main():
                 ' "functions": [{"identity": "f", "checksum": "c",\n'
                 '   "paths": [{"id": 1e400}]}]}\n')
     r = residual(overflow, output)
-    check("1e400: a clear error with its place",
-          r is not None and r.returncode != 0 and
+    check(r is not None and r.returncode != 0 and
           f"pathcov: corpus {overflow}: parse error at line 3, column 25: "
           "number overflow parsing '1e400'" in r.stderr and
-          "internal compiler error" not in r.stderr, r.stderr if r else "")
+          "internal compiler error" not in r.stderr,
+          "1e400: a clear error with its place", r.stderr if r else "")
 
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: the corpus cache is trusted only when it can be")
+    return finish(FAILURES, "ok: the corpus cache is trusted only when it "
+                  "can be")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

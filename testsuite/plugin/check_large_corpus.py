@@ -17,16 +17,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import finish, fresh_directory, recorded_corpus  # noqa: E402
+from testlib import (FAILURES, check, finish, fresh_directory,  # noqa: E402
+                     recorded_corpus)
 
 SOURCE = os.path.join(HERE, "short_circuits.c")
 MAKE_CORPUS = os.path.join(HERE, "..", "..", "scripts", "make-large-corpus.py")
-failures = []
-
-
-def check(what, ok, detail=""):
-    if not ok:
-        failures.append(f"{what}{': ' + detail if detail else ''}")
 
 
 def residual_command(corpus, output, stats):
@@ -58,15 +53,15 @@ def main():
     large = os.path.join(work, "large.json")
     subprocess.run([sys.executable, MAKE_CORPUS, "--include", small, "10000", large],
                    check=True)
-    check("the large corpus has 10,000 more functions",
-          len(json.load(open(large))["functions"]) ==
-          len(json.load(open(small))["functions"]) + 10000)
+    check(len(json.load(open(large))["functions"]) ==
+          len(json.load(open(small))["functions"]) + 10000,
+          "the large corpus has 10,000 more functions")
 
     stats = os.path.join(work, "stats.jsonl")
     reference = os.path.join(work, "reference.o")
     r = subprocess.run(residual_command(small, reference, stats),
                        capture_output=True, text=True)
-    check("against the small corpus: builds", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "against the small corpus: builds", r.stderr)
 
     # No index: a directory others can write.
     shared = os.path.join(work, "shared")
@@ -77,10 +72,10 @@ def main():
     os.remove(stats)
     subprocess.run(residual_command(os.path.join(shared, "corpus.json"), output, stats),
                    check=True)
-    check("JSON only: the same object", same(output, reference))
-    check("JSON only: read as JSON, no index left",
-          sources(stats) == ["json"] and
-          os.listdir(shared) == ["corpus.json"], str(sources(stats)))
+    check(same(output, reference), "JSON only: the same object")
+    check(sources(stats) == ["json"] and
+          os.listdir(shared) == ["corpus.json"],
+          "JSON only: read as JSON, no index left", str(sources(stats)))
 
     # Indexed, then looked up.
     home = os.path.join(work, "home")
@@ -91,8 +86,8 @@ def main():
     for name in ("indexed.o", "index.o"):
         output = os.path.join(work, name)
         subprocess.run(residual_command(corpus, output, stats), check=True)
-        check(f"{name}: the same object", same(output, reference))
-    check("indexed once, then looked up", sources(stats) == ["indexed", "index"],
+        check(same(output, reference), f"{name}: the same object")
+    check(sources(stats) == ["indexed", "index"], "indexed once, then looked up",
           str(sources(stats)))
 
     # The corpus rewritten in place (same bytes, new times), then replaced
@@ -108,9 +103,9 @@ def main():
     subprocess.run(residual_command(corpus, output, stats), check=True)
     os.rename(replacement, corpus)
     subprocess.run(residual_command(corpus, output, stats), check=True)
-    check("a changed corpus is indexed again", sources(stats) == ["indexed", "indexed"],
+    check(sources(stats) == ["indexed", "indexed"], "a changed corpus is indexed again",
           str(sources(stats)))
-    check("a changed corpus: the same object", same(output, reference))
+    check(same(output, reference), "a changed corpus: the same object")
 
     # Four compilations at once against a corpus without an index.
     together = os.path.join(work, "together")
@@ -120,17 +115,17 @@ def main():
     os.remove(stats)
     outputs = [os.path.join(work, f"together{i}.o") for i in range(4)]
     running = [subprocess.Popen(residual_command(corpus, o, stats)) for o in outputs]
-    check("together: all build", all(p.wait() == 0 for p in running))
-    check("together: indexed once, the others use the index",
-          sorted(sources(stats)) == ["index", "index", "index", "indexed"],
+    check(all(p.wait() == 0 for p in running), "together: all build")
+    check(sorted(sources(stats)) == ["index", "index", "index", "indexed"],
+          "together: indexed once, the others use the index",
           str(sources(stats)))
-    check("together: the same objects", all(same(o, reference) for o in outputs))
-    check("together: no temporary file left",
-          sorted(os.listdir(together)) == ["corpus.json", "corpus.json.pathcov-cache",
+    check(all(same(o, reference) for o in outputs), "together: the same objects")
+    check(sorted(os.listdir(together)) == ["corpus.json", "corpus.json.pathcov-cache",
                                            "corpus.json.pathcov-cache.lock"],
+          "together: no temporary file left",
           str(os.listdir(together)))
 
-    return finish(failures, "ok: a large corpus compiles the same through its index")
+    return finish(FAILURES, "ok: a large corpus compiles the same through its index")
 
 
 if __name__ == "__main__":

@@ -20,15 +20,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import finish  # noqa: E402
+from testlib import FAILURES, check, finish  # noqa: E402
 SOURCE = os.path.join(HERE, "short_circuits.c")
 FUNCTIONS = ("both", "either", "main")
-failures = []
-
-
-def check(what, ok, detail=""):
-    if not ok:
-        failures.append(f"{what}{': ' + detail if detail else ''}")
 
 
 def record(level, work):
@@ -56,7 +50,7 @@ def residual(level, corpus, work):
          f"-fplugin-arg-pathcov-stats={stats}", "-c", SOURCE,
          "-o", os.path.join(work, "out.o")],
         capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"})
-    check(f"residual build at {level}", result.returncode == 0, result.stderr)
+    check(result.returncode == 0, f"residual build at {level}", result.stderr)
     warnings = [line for line in result.stderr.splitlines()
                 if "pathcov:" in line]
     policies = json.loads(open(stats).readline())["functions"] \
@@ -75,8 +69,8 @@ def main():
     for corpus, level in ((unoptimized, "-O0"), (optimized, "-O2")):
         recorded = {f["name"]: f.get("optimization")
                     for f in json.load(open(corpus))["functions"]}
-        check(f"the {level} corpus records {level}",
-              all(recorded.get(name) == level for name in FUNCTIONS),
+        check(all(recorded.get(name) == level for name in FUNCTIONS),
+              f"the {level} corpus records {level}",
               str(recorded))
 
     for corpus, recorded, built in ((unoptimized, "-O0", "-O2"),
@@ -84,22 +78,24 @@ def main():
         warnings, policies = residual(built, corpus, work)
         said = f"the corpus was recorded at '{recorded}', this unit is built " \
                f"at '{built}'"
-        check(f"{recorded} corpus, {built} build: one warning naming both",
-              len(warnings) == 1 and said in warnings[0], "\n".join(warnings))
-        check(f"{recorded} corpus, {built} build: every function stale",
-              policies.get("stale") == len(FUNCTIONS), str(policies))
+        check(len(warnings) == 1 and said in warnings[0],
+              f"{recorded} corpus, {built} build: one warning naming both",
+              "\n".join(warnings))
+        check(policies.get("stale") == len(FUNCTIONS),
+              f"{recorded} corpus, {built} build: every function stale",
+              str(policies))
 
     for level in ("-O1", "-Og", "-Os", "-O3", "-O2"):
         warnings, policies = residual(level, optimized, work)
-        check(f"-O2 corpus, {level} build: no optimization warning",
-              not any("recorded at" in w for w in warnings),
+        check(not any("recorded at" in w for w in warnings),
+              f"-O2 corpus, {level} build: no optimization warning",
               "\n".join(warnings))
     warnings, policies = residual("-O2", optimized, work)
-    check("-O2 corpus, -O2 build: silent, nothing stale",
-          not warnings and policies.get("stale") == 0,
+    check(not warnings and policies.get("stale") == 0,
+          "-O2 corpus, -O2 build: silent, nothing stale",
           "\n".join(warnings) + str(policies))
 
-    return finish(failures, "ok: the optimization class of a corpus is "
+    return finish(FAILURES, "ok: the optimization class of a corpus is "
                   "checked, once")
 
 

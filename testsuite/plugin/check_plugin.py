@@ -15,7 +15,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-failures = []
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import FAILURES, check, finish  # noqa: E402
 
 
 def compile_with(plugin, args, output, extra=()):
@@ -24,11 +25,6 @@ def compile_with(plugin, args, output, extra=()):
          *[f"-fplugin-arg-pathcov-{a}" for a in args],
          os.path.join(HERE, "two_diamonds.c"), "-o", output, *LINK],
         capture_output=True, text=True)
-
-
-def check(what, ok, detail=""):
-    if not ok:
-        failures.append(f"{what}{': ' + detail if detail else ''}")
 
 
 def main():
@@ -53,8 +49,8 @@ def main():
             (["mode=residual", f"corpus={HERE}"],
              f"pathcov: corpus {HERE}: not a regular file")]:
         r = compile_with(plugin, args, program)
-        check(f"{args}: fails", r.returncode != 0)
-        check(f"{args}: says why", message in r.stderr, r.stderr)
+        check(r.returncode != 0, f"{args}: fails")
+        check(message in r.stderr, f"{args}: says why", r.stderr)
 
     # A relative corpus name: the error says where it was looked up.
     r = subprocess.run(
@@ -62,48 +58,48 @@ def main():
          "-fplugin-arg-pathcov-corpus=corpus.json",
          os.path.join(HERE, "two_diamonds.c"), "-c", "-o", program + ".o"],
         capture_output=True, text=True, cwd=work)
-    check("relative corpus: names the compiler's working directory",
-          r.returncode != 0 and
+    check(r.returncode != 0 and
           f"corpus corpus.json: cannot open: No such file or directory (looked up in "
           f"{os.path.realpath(work)}, the working directory of the compiler" in r.stderr,
+          "relative corpus: names the compiler's working directory",
           r.stderr)
 
     # Forgetting the runtime: the linker's message says what to do.
     r = subprocess.run(["gcc", "-O2", f"-fplugin={plugin}",
                         os.path.join(HERE, "two_diamonds.c"), "-o", program],
                        capture_output=True, text=True)
-    check("no runtime: the link error names the library",
-          r.returncode != 0 and "__pathcov_runtime_missing_link_with_lpathcov_rt"
-          in r.stderr, r.stderr)
+    check(r.returncode != 0 and
+          "__pathcov_runtime_missing_link_with_lpathcov_rt" in r.stderr,
+          "no runtime: the link error names the library", r.stderr)
 
     r = compile_with(plugin, ["help"], program)
-    check("help: compiles", r.returncode == 0, r.stderr)
-    check("help: lists the arguments",
-          "array-threshold=N" in r.stderr and "mode=residual" in r.stderr and
-          "peel-iterations=N" in r.stderr)
+    check(r.returncode == 0, "help: compiles", r.stderr)
+    check("array-threshold=N" in r.stderr and "mode=residual" in r.stderr and
+          "peel-iterations=N" in r.stderr,
+          "help: lists the arguments")
 
     # Cannot be numbered within the limit: skipped, never a broken build.
     r = compile_with(plugin, ["path-limit=2"], program)
-    check("skip: compiles", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "skip: compiles", r.stderr)
     # GCC quotes the name with the locale's quotes.
-    check("skip: warns", "two_diamonds" in r.stderr and " is not "
-          "instrumented: the function cannot be numbered within a path limit "
-          "of 2" in r.stderr, r.stderr)
+    check("two_diamonds" in r.stderr and " is not instrumented: the function "
+          "cannot be numbered within a path limit of 2" in r.stderr,
+          "skip: warns", r.stderr)
     r = compile_with(plugin, ["path-limit=2", "warn-skipped=0"], program)
-    check("warn-skipped=0: compiles quietly",
-          r.returncode == 0 and "not instrumented" not in r.stderr, r.stderr)
+    check(r.returncode == 0 and "not instrumented" not in r.stderr,
+          "warn-skipped=0: compiles quietly", r.stderr)
     profiles = os.path.join(work, "profiles")
     run = subprocess.run([program], capture_output=True, text=True,
                          env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
-    check("skip: the program still works", run.stdout == "2\n", run.stdout)
+    check(run.stdout == "2\n", "skip: the program still works", run.stdout)
     corpus = os.path.join(work, "corpus.json")
     subprocess.run([pathcov, "collect", "-o", corpus, profiles], check=True)
     functions = {f["name"]: f for f in json.load(open(corpus))["functions"]}
-    check("skip: listed in the corpus with the reason",
-          "cannot be numbered" in functions.get("two_diamonds", {})
-          .get("skipped", ""), str(functions.get("two_diamonds")))
-    check("skip: the rest is instrumented",
-          functions.get("main", {}).get("calls") == 1, str(functions.get("main")))
+    check("cannot be numbered" in functions.get("two_diamonds", {})
+          .get("skipped", ""), "skip: listed in the corpus with the reason",
+          str(functions.get("two_diamonds")))
+    check(functions.get("main", {}).get("calls") == 1,
+          "skip: the rest is instrumented", str(functions.get("main")))
 
     # A function only here for inlining is not numbered (as gcov does not).
     inline_program = os.path.join(work, "inline")
@@ -114,7 +110,7 @@ def main():
                         os.path.join(HERE, "gnu_inline.c"), twice,
                         "-o", inline_program, *LINK],
                        capture_output=True, text=True)
-    check("gnu_inline: compiles", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "gnu_inline: compiles", r.stderr)
     inline_profiles = os.path.join(work, "profiles-inline")
     subprocess.run([inline_program], capture_output=True, check=True,
                    env={**os.environ, "PATHCOV_PROFILE_DIR": inline_profiles})
@@ -122,14 +118,14 @@ def main():
     subprocess.run([pathcov, "collect", "-o", inline_corpus, inline_profiles],
                    check=True)
     names = sorted(f["name"] for f in json.load(open(inline_corpus))["functions"])
-    check("gnu_inline: only main is numbered", names == ["main"], str(names))
+    check(names == ["main"], "gnu_inline: only main is numbered", str(names))
 
     # Constructors GCC adds to the unit (AddressSanitizer's, gcov's) are
     # not the user's code: only two_diamonds and main are numbered.
     sanitized = os.path.join(work, "sanitized")
     r = compile_with(plugin, [], sanitized,
                      extra=["-fsanitize=address", "--coverage"])
-    check("-fsanitize=address --coverage: compiles", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "-fsanitize=address --coverage: compiles", r.stderr)
     sanitized_profiles = os.path.join(work, "profiles-sanitized")
     subprocess.run([sanitized], capture_output=True, check=True, cwd=work,
                    env={**os.environ, "PATHCOV_PROFILE_DIR": sanitized_profiles})
@@ -138,14 +134,14 @@ def main():
                     sanitized_profiles], check=True)
     names = sorted(f["name"] for f in
                    json.load(open(sanitized_corpus))["functions"])
-    check("compiler-made constructors are not numbered",
-          names == ["main", "two_diamonds"], str(names))
+    check(names == ["main", "two_diamonds"],
+          "compiler-made constructors are not numbered", str(names))
 
     # Residual statistics: two_diamonds ran 2 of its 4 paths (a bytemap, its
     # one path end checked), main its only path (complete: its path end is
     # not checked). One JSON line per compilation, appended.
     r = compile_with(plugin, [], program)
-    check("record build", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "record build", r.stderr)
     profiles = os.path.join(work, "profiles-stats")
     subprocess.run([program], capture_output=True, check=True,
                    env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
@@ -154,19 +150,19 @@ def main():
     for _ in range(2):
         r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
                                   f"stats={stats}"], program)
-        check("stats=FILE: compiles quietly",
-              r.returncode == 0 and "residual mode" not in r.stderr, r.stderr)
+        check(r.returncode == 0 and "residual mode" not in r.stderr,
+              "stats=FILE: compiles quietly", r.stderr)
     # The first residual compilation left an index of the tested paths
     # beside the corpus, the second used it; a damaged one is ignored (the
     # stats stay right) and made again.
     cache = corpus + ".pathcov-cache"
-    check("cache: written beside the corpus", os.path.exists(cache))
+    check(os.path.exists(cache), "cache: written beside the corpus")
     with open(cache, "r+b") as f:
         f.seek(20)
         f.write(b"\xff" * 8)
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
                               f"stats={stats}"], program)
-    check("cache: a damaged one is ignored", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "cache: a damaged one is ignored", r.stderr)
     lines = [json.loads(line) for line in open(stats)]
     want = {"unit": os.path.join(HERE, "two_diamonds.c"),
             "functions": {"bytemap": 1, "array": 0, "hashed": 0, "sorted": 0, "untested": 0,
@@ -180,17 +176,17 @@ def main():
             # Its checked path end is where the second diamond's routes
             # meet, each with an id the first diamond left unknown.
             "threaded": {"routes": 0, "stmts": 0}}
-    check("stats=FILE: one line per compilation",
-          lines == [{**want, "corpus": how} for how in ("indexed", "index", "indexed")],
+    check(lines == [{**want, "corpus": how} for how in ("indexed", "index", "indexed")],
+          "stats=FILE: one line per compilation",
           json.dumps(lines))
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],
                      program)
-    check("stats: on stderr", "residual mode: {" in r.stderr, r.stderr)
+    check("residual mode: {" in r.stderr, "stats: on stderr", r.stderr)
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
                               "stats=/nonexistent/stats.jsonl"], program)
-    check("stats=FILE unwritable: warns, still builds",
-          r.returncode == 0 and "pathcov: cannot append statistics to "
-          "/nonexistent/stats.jsonl" in r.stderr, r.stderr)
+    check(r.returncode == 0 and "pathcov: cannot append statistics to "
+          "/nonexistent/stats.jsonl" in r.stderr,
+          "stats=FILE unwritable: warns, still builds", r.stderr)
 
     # A unit whose file name is not UTF-8: named as the metadata names it
     # (U+00FF for the byte 0xff), never an internal compiler error.
@@ -203,11 +199,11 @@ def main():
                         f"-fplugin-arg-pathcov-stats={odd_stats}", "-c", odd,
                         "-o", os.path.join(work, "odd.o")],
                        capture_output=True, text=True, errors="replace")
-    check("non-UTF-8 unit: compiles", r.returncode == 0, r.stderr)
+    check(r.returncode == 0, "non-UTF-8 unit: compiles", r.stderr)
     units = [json.loads(line)["unit"] for line in open(odd_stats)] \
         if os.path.exists(odd_stats) else []
-    check("non-UTF-8 unit: named with U+00FF",
-          len(units) == 1 and units[0].endswith("odd\u00ffname.c"), str(units))
+    check(len(units) == 1 and units[0].endswith("odd\u00ffname.c"),
+          "non-UTF-8 unit: named with U+00FF", str(units))
 
     # A cache that cannot be written (a directory has its name) is not
     # needed: the build reads the JSON and leaves no temporary file.
@@ -218,20 +214,19 @@ def main():
     r = compile_with(plugin, ["mode=residual",
                               f"corpus={os.path.join(blocked, 'corpus.json')}",
                               f"stats={blocked_stats}"], program)
-    check("cache unwritable: builds", r.returncode == 0, r.stderr)
-    check("cache unwritable: the same plan",
-          [json.loads(line) for line in open(blocked_stats)] ==
-          [{**want, "corpus": "json"}], "")
-    check("cache unwritable: no temporary file left",
-          sorted(os.listdir(blocked)) == ["corpus.json",
+    check(r.returncode == 0, "cache unwritable: builds", r.stderr)
+    check([json.loads(line) for line in open(blocked_stats)] ==
+          [{**want, "corpus": "json"}],
+          "cache unwritable: the same plan")
+    check(sorted(os.listdir(blocked)) == ["corpus.json",
                                           "corpus.json.pathcov-cache",
                                           "corpus.json.pathcov-cache.lock"],
+          "cache unwritable: no temporary file left",
           str(os.listdir(blocked)))
 
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print("ok: plugin errors, help, skipped functions and statistics")
+    return finish(FAILURES, "ok: plugin errors, help, skipped functions and "
+                  "statistics")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -24,24 +24,14 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from testlib import must, run  # noqa: E402
 
 MARKER = re.compile(r"^\s*T\('(.)'\);\s*(//.*)?$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
 PARAMETER_TAIL = re.compile(r"^\)(\s*(const|volatile|&|&&|noexcept))*$")
-
-
-def run(cmd, **kwargs):
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    return result
-
-
-def must(cmd, what, **kwargs):
-    result = run(cmd, **kwargs)
-    if result.returncode != 0:
-        sys.exit(f"FAIL: {what}: {' '.join(cmd)}\n{result.stdout}{result.stderr}")
-    return result
 
 
 def with_local_headers(sources):
@@ -200,8 +190,6 @@ def written_documents(args, work, program, corpus, shown_text):
 def schema_problems(schemas, documents):
     """Checks each (schema file, what, JSON text) with validate.py's checks;
     one message per invalid document."""
-    sys.path.insert(0, os.path.dirname(os.path.dirname(
-        os.path.abspath(__file__))))
     from jsonschema import Draft202012Validator
     from validate import problems
     validators = {}

@@ -27,16 +27,11 @@ from html.parser import HTMLParser
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import testlib  # noqa: E402
-from run_report import (must, parse_arguments, record_classify,  # noqa: E402
+from run_report import (parse_arguments, record_classify,  # noqa: E402
                         with_field_paths)
+from testlib import FAILURES, check, must  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
-FAILURES = []
-
-
-def check(condition, what):
-    if not condition:
-        FAILURES.append(what)
 
 
 class StrictParser(HTMLParser):

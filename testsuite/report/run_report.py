@@ -28,14 +28,7 @@ import sys
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from testlib import PROJECT_ROOT, finish, must  # noqa: E402
-
-FAILURES = []
-
-
-def check(condition, what):
-    if not condition:
-        FAILURES.append(what)
+from testlib import FAILURES, PROJECT_ROOT, check, finish, must  # noqa: E402
 
 
 def report(args, fmt, corpus, *extra):

@@ -32,10 +32,11 @@ import glob
 import json
 import os
 import shutil
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import must  # noqa: E402
 PROGRAM = os.path.join(HERE, "programs", "first_sighting.c")
 WRAPPER = os.path.join(HERE, "first_sighting_wrap.c")
 RUNS = 1000  # the field run's loop
@@ -60,14 +61,6 @@ VARIANTS = [("default", [], True, SMALL_POLICY),
 
 class Failed(Exception):
     pass
-
-
-def must(cmd, what, **kwargs):
-    r = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if r.returncode != 0:
-        raise Failed(f"{what}: {' '.join(cmd)} (exit {r.returncode})\n"
-                     f"{r.stdout}{r.stderr}")
-    return r
 
 
 def environment(**extra):

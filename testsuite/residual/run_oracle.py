@@ -44,7 +44,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import project_path  # noqa: E402
+from residual_oracle import (corpus_paths, expected_residual,  # noqa: E402
+                            mismatches, report_paths, summary)
+from testlib import must, project_path  # noqa: E402
 
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 BUILD_ID = re.compile(r"^[0-9a-f]+$")
@@ -70,14 +72,6 @@ def brief(items, limit=40):
         ends = "[]"
     more = f", ... ({len(text) - limit} more)" if len(text) > limit else ""
     return ends[0] + ", ".join(text[:limit]) + more + ends[1]
-
-
-def must(cmd, what, **kwargs):
-    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
-    if result.returncode != 0:
-        raise Failed(f"{what}: {' '.join(cmd)} (exit {result.returncode})\n"
-                     f"{result.stdout}{result.stderr}")
-    return result
 
 
 def parse_run(spec):
@@ -153,17 +147,7 @@ class Oracle:
             return {}, None
         must([self.args.pathcov, "collect", "-o", corpus, *profiles],
              f"pathcov collect ({name})")
-        with open(corpus, encoding="utf-8") as f:
-            doc = json.load(f)
-        paths = {}
-        for fn in doc["functions"]:
-            if "skipped" in fn:
-                continue
-            key = (fn["identity"], fn["checksum"])
-            counts = paths.setdefault(key, {})
-            for p in fn["paths"]:
-                counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
-        return paths, corpus
+        return corpus_paths(corpus), corpus
 
     # ----------------------------------------------------------- metadata
     def metadata_records(self, module):
@@ -223,8 +207,6 @@ class Oracle:
         schema = os.path.join(self.args.schemas, schema_name)
         if not os.path.exists(schema):
             return None
-        sys.path.insert(0, os.path.dirname(os.path.dirname(
-            os.path.abspath(__file__))))
         from jsonschema import Draft202012Validator
         from validate import problems
         with open(schema, encoding="utf-8") as f:
@@ -707,30 +689,14 @@ class Oracle:
             f"{len(child['residual_paths'])} residual paths")
 
     def compare(self, role, executed, tested, found, field_corpus):
-        """The oracle; returns the number of residual paths compared."""
-        expected = {}
-        for key, counts in executed.items():
-            left = {i: n for i, n in counts.items()
-                    if i not in tested.get(key, {})}
-            if left:
-                expected[key] = left
-        reported = {}
-        threads = set()
-        for _, report in found:
-            for p in report["residual_paths"]:
-                key = (p["identity"], p["checksum"])
-                counts = reported.setdefault(key, {})
-                counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
-                threads.add((report["pid"], p["thread"]))
+        """The oracle (residual_oracle.py); returns the number of residual
+        paths compared."""
+        expected = expected_residual(executed, tested)
+        reported = report_paths(report for _, report in found)
         where = "" if role == "all" else f" ({role} process)"
-        for key in sorted(set(expected) | set(reported)):
+        for key, missing, extra, wrong in mismatches(expected, reported):
             want, got = expected.get(key, {}), reported.get(key, {})
-            if want == got:
-                continue
             identity, checksum = key
-            missing = sorted(set(want) - set(got))
-            extra = sorted(set(got) - set(want))
-            wrong = sorted(i for i in set(want) & set(got) if want[i] != got[i])
             lines = [f"{identity} ({checksum}){where}: the residual set "
                      "differs from executed minus tested",
                      f"  executed in the field record run ({{id: count}}): "
@@ -758,28 +724,27 @@ class Oracle:
             else:
                 self.notes.append(f"{name}: all {len(ran)} paths run reported")
         if self.args.threads:
-            first_seen_by = len({t for t in threads})
+            first_seen_by = len({(report["pid"], p["thread"])
+                                 for _, report in found
+                                 for p in report["residual_paths"]})
             if first_seen_by < 2:
                 self.fail(f"residual paths first seen by {first_seen_by} "
                           "threads, expected several")
             self.notes.append(f"first seen by {first_seen_by} threads")
         self.compare_tested_counts(role, executed, tested, found)
-        n = sum(len(v) for v in expected.values())
-        runs = sum(sum(v.values()) for v in expected.values())
-        self.notes.append(f"{role}: {n} residual paths in "
-                          f"{len(expected)} functions, {runs} runs")
-        return n
+        total = summary(expected)
+        self.notes.append(f"{role}: {total['paths']} residual paths in "
+                          f"{total['functions']} functions, "
+                          f"{total['runs']} runs")
+        return total["paths"]
 
     def compare_tested_counts(self, role, executed, tested, found):
         """Reports list how often each tested path ran (tested_paths) in a
         build with count-tested=1, and only then. The sums over reports are
         the executed counts of the tested paths when every field run wrote
         a report (a run with no residual path writes none)."""
-        reported = {}
-        for _, report in found:
-            for p in report["tested_paths"]:
-                counts = reported.setdefault((p["identity"], p["checksum"]), {})
-                counts[p["id"]] = counts.get(p["id"], 0) + p["count"]
+        reported = report_paths((report for _, report in found),
+                                "tested_paths")
         if "count-tested=1" not in self.args.residual_args.split():
             if reported:
                 self.fail(f"{role}: tested_paths listed without count-tested=1: "

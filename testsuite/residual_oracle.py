@@ -1,0 +1,80 @@
+"""The residual oracle: the residual paths a residual build reports for a
+run are the paths the run executed minus the tested ones, with their counts.
+
+executed: a record build's profile of the same run, collected (`pathcov
+collect`, schemas/corpus.schema.json); tested: the corpus the residual build
+was compiled against; reported: the residual_paths of the run's reports
+(schemas/report.schema.json), all of them together, the counts of a path
+listed more than once added (a comdat function has one descriptor per
+unit). Paths are {(identity, checksum): {Ball-Larus id: count}}, so a
+function the tested corpus has with another checksum (stale) or lacks
+(untested) has every path it executed residual.
+
+The one definition for testsuite/residual/run_oracle.py (CTest's residual.*)
+and bench/run_bench.py (`make bench`). Import it after
+`sys.path.insert(0, <testsuite directory>)`.
+"""
+import json
+
+
+def _add_path(paths, function, path):
+    counts = paths.setdefault(function, {})
+    counts[path["id"]] = counts.get(path["id"], 0) + path["count"]
+
+
+def corpus_paths(corpus_file):
+    """The paths a corpus ran: every instrumented function, {} for one that
+    ran none (a stale function's checksum counts, run or not)."""
+    with open(corpus_file, encoding="utf-8") as f:
+        functions = json.load(f)["functions"]
+    paths = {}
+    for fn in functions:
+        if "skipped" in fn:
+            continue
+        key = (fn["identity"], fn["checksum"])
+        paths.setdefault(key, {})
+        for p in fn["paths"]:
+            _add_path(paths, key, p)
+    return paths
+
+
+def report_paths(reports, listed="residual_paths"):
+    """The paths the report documents list (residual_paths, or tested_paths
+    with count-tested=1), counts added over all of them."""
+    paths = {}
+    for report in reports:
+        for p in report[listed]:
+            _add_path(paths, (p["identity"], p["checksum"]), p)
+    return paths
+
+
+def expected_residual(executed, tested):
+    """The executed paths the tests never ran, by function (none empty)."""
+    residual = {}
+    for key, counts in executed.items():
+        left = {i: n for i, n in counts.items()
+                if i not in tested.get(key, {})}
+        if left:
+            residual[key] = left
+    return residual
+
+
+def mismatches(expected, reported):
+    """[(function, missing ids, extra ids, ids with another count)] of each
+    function whose reported residual paths are not the expected ones, sorted
+    by function; [] is the oracle's pass."""
+    found = []
+    for key in sorted(set(expected) | set(reported)):
+        want, got = expected.get(key, {}), reported.get(key, {})
+        if want != got:
+            found.append((key, sorted(set(want) - set(got)),
+                          sorted(set(got) - set(want)),
+                          sorted(i for i in set(want) & set(got)
+                                 if want[i] != got[i])))
+    return found
+
+
+def summary(paths):
+    return {"paths": sum(map(len, paths.values())),
+            "functions": sum(1 for counts in paths.values() if counts),
+            "runs": sum(sum(counts.values()) for counts in paths.values())}
