@@ -1,6 +1,9 @@
-// Path coverage projected onto source lines and branches, for the
-// dashboards that only know lines and branches (docs/report.md): what
-// `pathcov report` writes as LCOV, Cobertura, SonarQube and JSON.
+// What the tested paths of each function cover, computed once for every
+// `pathcov report` format (docs/report.md): the runs through each block,
+// edge and line and the paths through each line, and from them the
+// projections onto lines and branches for the dashboards that only know
+// those (LCOV, gcovr, Cobertura, SonarQube, the JSON summary), the HTML
+// report's counts and colours, and the DAG that SARIF's paths are read on.
 //
 // A projection loses what makes paths paths: it counts how often each line
 // and branch ran on tested paths, not which combinations of them ran.
@@ -19,6 +22,9 @@ namespace pathcov {
 // A source line: the file as the corpus names it, and the line number.
 using SourceLine = std::pair<std::string, int>;
 
+// The file of block `b`'s lines: its own, else the function's.
+const std::string &blockFile(const FunctionMetadata &m, BlockId b);
+
 // One branch (an out-edge of a block that decides between true/false or
 // switch cases), placed at the block's last line.
 struct BranchProjection {
@@ -27,6 +33,13 @@ struct BranchProjection {
   unsigned index = 0;    // the edge's position among the block's branches
   bool blockRan = false; // some tested path runs through the block
   uint64_t taken = 0;    // runs of tested paths that take this edge
+};
+
+// Some things and how many of them the tests ran: the paths through a
+// line, or a decision line's "branches" (DecisionCount).
+struct TestedShare {
+  uint64_t total = 0;
+  uint64_t tested = 0;
 };
 
 // A decision line: the last line of a block with branches, and what its
@@ -40,28 +53,31 @@ enum class DecisionCount {
   // takes: gcov's, gcovr's and LCOV's branch coverage.
   Outcomes,
 };
-struct DecisionProjection {
-  uint64_t paths = 0;  // with Outcomes: the outcomes
-  uint64_t tested = 0; // with Outcomes: those taken
-};
 
 struct FunctionProjection {
   const CorpusFunction *function = nullptr;
-  // Every line of the function's blocks: the largest execution count of
-  // its blocks, a block's count being the runs of tested paths through it.
+  NumberedDag numbered; // the DAG the path ids number
+  // Runs of tested paths through each block, and along each CFG edge (an
+  // edge that leaves the DAG: docs/report.md, "Edges that leave the DAG").
+  std::vector<uint64_t> blockRuns;
+  std::vector<uint64_t> edgeRuns;
+  // Every line of the function's blocks: the largest runs of its blocks.
   std::map<SourceLine, uint64_t> lines;
+  // Every line of the function's blocks: the paths through any of them.
+  std::map<SourceLine, TestedShare> linePaths;
   std::vector<BranchProjection> branches;
-  std::map<SourceLine, DecisionProjection> decisions;
+  std::map<SourceLine, TestedShare> decisions;
 };
 
 // Projects an instrumented function (not for skipped ones).
 FunctionProjection projectFunction(const CorpusFunction &f,
                                    DecisionCount decisions = DecisionCount::Paths);
 
-// A function's lines and decisions added up per source line over all
-// functions: line counts add up (a line in several functions, a template
-// or inline function in several units, ran that many times in all);
-// decisions add up their paths and tested paths.
+// A function's lines, paths and decisions added up per source line over
+// all functions: line counts add up (a line in several functions, a
+// template or inline function in several units, ran that many times in
+// all); paths through lines and decisions add up their paths and tested
+// paths.
 struct FileProjection {
   std::string file;
   // The source_root of the functions with lines here: a relative `file` is
@@ -69,8 +85,9 @@ struct FileProjection {
   std::string sourceRoot;
   std::vector<const FunctionProjection *> functions; // defined in this file
   std::map<int, uint64_t> lines;
+  std::map<int, TestedShare> linePaths;
   std::vector<const BranchProjection *> branches;
-  std::map<int, DecisionProjection> decisions;
+  std::map<int, TestedShare> decisions;
 };
 
 struct CorpusProjection {

@@ -1,17 +1,20 @@
-#include "HtmlReport.h"
-
-#include "Percent.h"
-
-#include "Markup.h"
+// `pathcov report --format html` (docs/report.md): a self-contained HTML
+// report in a directory. index.html sums up paths per file and function;
+// one page per source file shows the source with per-line counts and
+// paths, each function's tested, untested and field-observed paths (each
+// highlights its lines when selected), and a picture of its CFG.
+#include "ReportFormats.h"
 
 #include "FileIo.h"
+#include "Markup.h"
 #include "PathText.h"
+#include "Percent.h"
 
-#include "pathcov/core/Paths.h"
 #include "pathcov/format/InputError.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -20,6 +23,26 @@ namespace pathcov {
 
 namespace {
 
+// Functions with more paths are left out of the path totals, as pathcov
+// gate's default path bound leaves them.
+constexpr uint64_t kPathBound = 1000;
+constexpr uint64_t kMaxUntestedPaths = 50; // listed per function
+
+struct HtmlOptions {
+  const SourceFiles &sources; // where the source text is read from
+  std::string title;
+  std::string date;    // when the report was made, as people read it
+  std::string command; // the command that made it, as a shell takes it
+};
+
+std::string utcText(std::time_t when) {
+  std::tm tm{};
+  char text[64];
+  if (!gmtime_r(&when, &tm) ||
+      !std::strftime(text, sizeof text, "%Y-%m-%d %H:%M UTC", &tm))
+    return std::to_string(when) + " s since 1970";
+  return text;
+}
 
 std::string bar(uint64_t part, uint64_t whole) {
   return "<span class=\"bar\"><span style=\"width:" + percentText(part, whole) +
@@ -30,84 +53,11 @@ std::string fraction(uint64_t part, uint64_t whole) {
   return std::to_string(part) + "/" + std::to_string(whole);
 }
 
-// ------------------------------------------------------------ per function
-
-struct LinePaths {
-  uint64_t total = 0, tested = 0;
-};
-
-// What a function's views need, derived once: its DAG, its tested paths'
-// blocks and CFG edges, and per line the paths through it.
+// A function of the report and its anchor ("f3": unique in the report).
 struct FunctionView {
   const FunctionProjection *projection = nullptr;
-  std::string anchor; // "f3": unique in the report
-  NumberedDag numbered;
-  std::vector<bool> blockTested;         // per block
-  std::vector<bool> edgeTested;          // per CFG edge
-  std::map<SourceLine, LinePaths> paths; // paths through each line
+  std::string anchor;
 };
-
-std::string fileOf(const FunctionMetadata &m, BlockId b) {
-  return m.blocks[b].file.empty() ? m.file : m.blocks[b].file;
-}
-
-FunctionView viewOf(const FunctionProjection &p, size_t index) {
-  const CorpusFunction &f = *p.function;
-  const FunctionMetadata &m = f.metadata;
-  const Cfg &cfg = *m.cfg;
-  FunctionView v;
-  v.projection = &p;
-  v.anchor = "f" + std::to_string(index);
-  v.numbered = m.number();
-  const Dag &dag = v.numbered.dag;
-  v.blockTested.assign(cfg.numBlocks(), false);
-  v.edgeTested.assign(cfg.edges().size(), false);
-  std::vector<bool> endsAt(cfg.numBlocks(), false);
-  std::vector<bool> startsAt(cfg.numBlocks(), false);
-  std::vector<std::vector<bool>> onPath;
-  for (const auto &[id, tested] : f.paths) {
-    std::vector<bool> on(cfg.numBlocks(), false);
-    for (DagEdgeId e : regeneratePath(dag, v.numbered.ballLarus, id)) {
-      const DagEdge &edge = dag.edges[e];
-      on[edge.src] = on[edge.dst] = true;
-      if (edge.role == DagEdgeRole::Cfg)
-        v.edgeTested[edge.cfgEdge] = true;
-      else if (edge.role == DagEdgeRole::PathEnd)
-        endsAt[edge.src] = true;
-      else
-        startsAt[edge.dst] = true;
-    }
-    for (BlockId b = 0; b < cfg.numBlocks(); ++b)
-      v.blockTested[b] = v.blockTested[b] || on[b];
-    onPath.push_back(std::move(on));
-  }
-  // An edge that left the DAG (back edge, cut, abnormal, fake) counts as
-  // taken when a tested path ends at its source and one starts at its
-  // target: the runs cannot tell more.
-  for (EdgeId e = 0; e < cfg.edges().size(); ++e) {
-    const CfgEdge &edge = cfg.edge(e);
-    if (dag.cfgEdgeRole[e] != CfgEdgeRole::InDag &&
-        dag.cfgEdgeRole[e] != CfgEdgeRole::Unreachable)
-      v.edgeTested[e] = (edge.src == dag.entry || endsAt[edge.src]) &&
-                        (edge.dst == dag.exit || startsAt[edge.dst]);
-  }
-  // Paths through each line: all paths minus those avoiding its blocks.
-  std::map<SourceLine, std::vector<BlockId>> blocksOfLine;
-  for (BlockId b = 0; b < cfg.numBlocks() && b < m.blocks.size(); ++b)
-    for (int line : m.blocks[b].lines)
-      blocksOfLine[{fileOf(m, b), line}].push_back(b);
-  for (const auto &[line, blocks] : blocksOfLine) {
-    std::vector<bool> avoid(cfg.numBlocks(), false);
-    for (BlockId b : blocks)
-      avoid[b] = true;
-    LinePaths &lp = v.paths[line];
-    lp.total = v.numbered.ballLarus.totalPaths - countPathsAvoiding(dag, avoid);
-    for (const std::vector<bool> &on : onPath)
-      lp.tested += std::any_of(blocks.begin(), blocks.end(),
-                               [&](BlockId b) { return on[b]; });
-  }
-  return v;
-}
 
 // ------------------------------------------------------------ the CFG
 
@@ -134,7 +84,7 @@ std::string blockLabel(const FunctionMetadata &m, const Dag &dag, BlockId b) {
 std::string cfgSvg(const FunctionView &v) {
   const FunctionMetadata &m = v.projection->function->metadata;
   const Cfg &cfg = *m.cfg;
-  const Dag &dag = v.numbered.dag;
+  const Dag &dag = v.projection->numbered.dag;
   std::vector<BlockId> order = dag.reverseTopologicalOrder();
   std::reverse(order.begin(), order.end());
   std::vector<int> depth(cfg.numBlocks(), 0);
@@ -183,7 +133,7 @@ std::string cfgSvg(const FunctionView &v) {
     const CfgEdgeRole role = dag.cfgEdgeRole[e];
     if (role == CfgEdgeRole::Unreachable || x[edge.src] < 0 || x[edge.dst] < 0)
       continue;
-    const bool tested = v.edgeTested[e];
+    const bool tested = v.projection->edgeRuns[e] > 0;
     const int sx = x[edge.src] + w / 2, sy = y[edge.src] + h;
     const int dx = x[edge.dst] + w / 2, dy = y[edge.dst];
     out << "<path class=\"edge " << (tested ? "tested" : "untested")
@@ -220,7 +170,9 @@ std::string cfgSvg(const FunctionView &v) {
     out << "<g id=\"" << a << "-b" << b << "\" class=\"block\"><rect x=\""
         << x[b] << "\" y=\"" << y[b] << "\" width=\"" << w << "\" height=\""
         << h << "\" rx=\"4\" fill=\""
-        << (endpoint ? "#eaeef2" : v.blockTested[b] ? "#dafbe1" : "#ffebe9")
+        << (endpoint                        ? "#eaeef2"
+            : v.projection->blockRuns[b] > 0 ? "#dafbe1"
+                                             : "#ffebe9")
         << "\" stroke=\"#57606a\"/><text x=\"" << x[b] + w / 2 << "\" y=\""
         << y[b] + h / 2 + 4 << "\" text-anchor=\"middle\">"
         << escapeMarkup(blockLabel(m, dag, b)) << "</text><title>" << escapeMarkup(title)
@@ -350,7 +302,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   std::vector<const FunctionProjection *> all;
   for (const FunctionProjection &f : p.functions)
     all.push_back(&f);
-  const PathCounts total = countPaths(all, options.pathBound);
+  const PathCounts total = countPaths(all, kPathBound);
   uint64_t lines = 0, linesHit = 0;
   for (const auto &[name, file] : p.files) {
     const auto [hit, count] = lineCounts(file.lines);
@@ -362,7 +314,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
       << "</h1>\n<p class=\"note\" id=\"made\">" << escapeMarkup(options.date)
       << ", by <code>" << escapeMarkup(options.command) << "</code></p>\n"
       << "<table class=\"summary\" id=\"summary\">\n"
-      << "<tr><th>Paths tested (functions with at most " << options.pathBound
+      << "<tr><th>Paths tested (functions with at most " << kPathBound
       << " paths)</th><td class=\"num\" id=\"paths\">"
       << fraction(total.tested, total.total) << "</td><td>"
       << bar(total.tested, total.total) << "</td></tr>\n"
@@ -399,7 +351,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
          "<th class=\"num\">Functions</th><th class=\"num\">Paths tested</th>"
          "<th>Path coverage</th><th class=\"num\">Lines</th></tr>\n";
   for (const auto &[name, file] : p.files) {
-    const PathCounts c = countPaths(file.functions, options.pathBound);
+    const PathCounts c = countPaths(file.functions, kPathBound);
     const auto [hit, count] = lineCounts(file.lines);
     out << "<tr><td><a href=\"" << escapeMarkup(pages.at(name)) << "\">" << escapeMarkup(name)
         << "</a></td><td class=\"num\">" << file.functions.size()
@@ -423,7 +375,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
         << m.line << "</td><td class=\"num\">" << f.calls
         << "</td><td class=\"num\">" << fraction(f.paths.size(), m.numPaths)
         << "</td><td>"
-        << (m.numPaths > options.pathBound
+        << (m.numPaths > kPathBound
                 ? std::string("above the bound")
                 : bar(f.paths.size(), m.numPaths))
         << "</td><td class=\"num\">" << f.interrupted << "</td>";
@@ -450,12 +402,12 @@ std::string pathItem(const FunctionView &v, const std::string &file,
                      uint64_t id, const std::string &kind,
                      const std::string &detail) {
   const FunctionMetadata &m = v.projection->function->metadata;
-  const PathDescription p = describePath(m, v.numbered, id);
+  const PathDescription p = describePath(m, v.projection->numbered, id);
   std::set<int> lines;
   std::string blocks;
   for (const PathStep &step : p.steps) {
     blocks += (blocks.empty() ? "" : " ") + std::to_string(step.block);
-    if (step.block < m.blocks.size() && fileOf(m, step.block) == file)
+    if (step.block < m.blocks.size() && blockFile(m, step.block) == file)
       lines.insert(m.blocks[step.block].lines.begin(),
                    m.blocks[step.block].lines.end());
   }
@@ -472,8 +424,7 @@ std::string pathItem(const FunctionView &v, const std::string &file,
 }
 
 std::string functionSection(const FunctionView &v, const std::string &file,
-                            const FieldRuns &field,
-                            const HtmlOptions &options) {
+                            const FieldRuns &field) {
   const CorpusFunction &f = *v.projection->function;
   const FunctionMetadata &m = f.metadata;
   std::ostringstream out;
@@ -500,7 +451,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   out << "<h3>Untested paths (" << untested << ")</h3>\n"
       << "<ul class=\"paths untested\">\n";
   uint64_t listed = 0;
-  for (uint64_t id = 0; id < m.numPaths && listed < options.maxUntestedPaths;
+  for (uint64_t id = 0; id < m.numPaths && listed < kMaxUntestedPaths;
        ++id)
     if (!f.paths.count(id)) {
       out << pathItem(v, file, id, "untested", "never run");
@@ -533,15 +484,6 @@ std::string filePage(const std::string &name,
                      const FileProjection &file,
                      const std::vector<FunctionView> &views,
                      const FieldRuns &field, const HtmlOptions &options) {
-  // Paths through each line, added up over the functions with lines here.
-  std::map<int, LinePaths> paths;
-  for (const FunctionView &v : views)
-    for (const auto &[line, lp] : v.paths)
-      if (line.first == name) {
-        LinePaths &sum = paths[line.second];
-        sum.total = saturatingAdd(sum.total, lp.total);
-        sum.tested = saturatingAdd(sum.tested, lp.tested);
-      }
   static const std::vector<std::string> kUnreadable;
   const std::vector<std::string> *readable =
       options.sources.lines(name, file.sourceRoot);
@@ -550,7 +492,7 @@ std::string filePage(const std::string &name,
   if (!file.lines.empty())
     last = std::max(last, file.lines.rbegin()->first);
 
-  const PathCounts c = countPaths(file.functions, options.pathBound);
+  const PathCounts c = countPaths(file.functions, kPathBound);
   std::ostringstream out;
   out << pageStart(name + " - " + options.title) << "<p><a href=\"index.html\">"
       << "&larr; " << escapeMarkup(options.title) << ": all files</a> <span "
@@ -581,7 +523,7 @@ std::string filePage(const std::string &name,
          "<th>Paths tested/all</th><th>Source</th></tr>\n";
   for (int line = 1; line <= last; ++line) {
     const auto count = file.lines.find(line);
-    const auto lp = paths.find(line);
+    const auto lp = file.linePaths.find(line);
     out << "<tr id=\"L" << line << "\""
         << (count == file.lines.end() ? ""
             : count->second ? " class=\"hit\""
@@ -589,7 +531,8 @@ std::string filePage(const std::string &name,
         << "><td class=\"n\">" << line << "</td><td class=\"c num\">"
         << (count == file.lines.end() ? "" : std::to_string(count->second))
         << "</td><td class=\"c num\">"
-        << (lp == paths.end() ? "" : fraction(lp->second.tested, lp->second.total))
+        << (lp == file.linePaths.end() ? ""
+                                       : fraction(lp->second.tested, lp->second.total))
         << "</td><td>"
         << (line <= static_cast<int>(source.size()) ? escapeMarkup(source[line - 1]) : "")
         << "</td></tr>\n";
@@ -598,16 +541,18 @@ std::string filePage(const std::string &name,
   for (const FunctionProjection *f : file.functions)
     for (const FunctionView &v : views)
       if (v.projection == f)
-        out << functionSection(v, name, field, options);
+        out << functionSection(v, name, field);
   out << "</div>\n</div>\n" << kPageEnd;
   return out.str();
 }
 
 } // namespace
 
-int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
-                    const FieldRuns &field, const std::string &dir,
-                    const HtmlOptions &options) {
+int writeHtml(const ReportInput &input, const std::string &dir) {
+  const CorpusProjection &projection = input.projection;
+  const HtmlOptions options{input.sources, input.settings.title,
+                            utcText(input.settings.made),
+                            input.settings.command};
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error)
@@ -616,7 +561,7 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
                        kExitOutputError);
   std::vector<FunctionView> views;
   for (size_t i = 0; i < projection.functions.size(); ++i)
-    views.push_back(viewOf(projection.functions[i], i));
+    views.push_back({&projection.functions[i], "f" + std::to_string(i)});
   const std::map<std::string, std::string> pages = pageNames(projection.files);
   // Each page is replaced atomically, the index last: a browser never
   // follows it to a page not yet written, though until the index is in
@@ -625,10 +570,11 @@ int writeHtmlReport(const Corpus &corpus, const CorpusProjection &projection,
   for (const auto &[name, file] : projection.files)
     if (int code =
             writeOutput("report", prefix + pages.at(name),
-                        filePage(name, file, views, field, options)))
+                        filePage(name, file, views, input.field, options)))
       return code;
   return writeOutput("report", prefix + "index.html",
-                     indexPage(corpus, projection, pages, views, field, options));
+                     indexPage(input.corpus, projection, pages, views,
+                               input.field, options));
 }
 
 } // namespace pathcov

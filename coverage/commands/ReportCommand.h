@@ -1,5 +1,5 @@
-// `pathcov report`: a corpus projected into the formats dashboards and
-// code review read (LCOV, Cobertura, SonarQube, SARIF) and a JSON summary.
+// `pathcov report`: a corpus written in one of the formats of
+// formats/ReportFormats.h, for dashboards, code review or a browser.
 #pragma once
 
 #include <string>
