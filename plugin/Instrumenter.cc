@@ -1,6 +1,6 @@
 #include "Instrumenter.h"
 
-#include "ResidualMiss.h"
+#include "PathMiss.h"
 #include "RuntimeDecls.h"
 
 namespace pathcov {
@@ -91,7 +91,11 @@ public:
       increment(element(indexWithin(id)), one());
       return;
     case PathEnd::CountHashed:
-      return callRuntime(recordPathDecl(), id);
+      // With seen slots, the slot's test and count, else the call
+      // (insertCheckBranches).
+      if (!tables_.seen)
+        return callRuntime(recordPathDecl(), id);
+      return pending(NULL_TREE, id, NULL_TREE);
     case PathEnd::LookUp:
       return callRuntime(residualLookupDecl(), id);
     case PathEnd::Residual:
@@ -315,13 +319,16 @@ private:
 
   // The miss of path `id`, in `bb` after `after` (nullptr: bb is empty):
   // on x86-64 one asm statement, the seen slot's test and count, else the
-  // call (ResidualMiss.h); elsewhere the call (no seen slots there:
-  // Plugin.cc seenSlots).
+  // call (PathMiss.h); elsewhere the call (no seen slots there:
+  // ResidualLowering.cc, Plugin.cc instrumentRecord).
   void insertMiss(basic_block bb, gimple *after, tree id) {
     gimple *miss = nullptr;
     if (TARGET_64BIT)
       miss = buildMissAsm({tables_.descriptor, tables_.seen, tables_.seenSlots,
-                           tables_.slotPerPath, atomic_},
+                           tables_.slotPerPath, atomic_,
+                           tables_.pathEnd == PathEnd::CountHashed
+                               ? kRecordMissStub
+                               : kResidualMissStub},
                           id);
     else
       miss = runtimeCall(residualPathDecl(), id);

@@ -13,6 +13,7 @@
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
+#include "PathMiss.h"
 #include "ProcessCalls.h"
 #include "ResidualLowering.h"
 #include "RuntimeDecls.h"
@@ -223,6 +224,9 @@ private:
     spec.flags = (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0);
     spec.tableSize = lastCounter;
     spec.numCounters = hashed ? 0 : counters;
+    // A hashed function's paths are counted inline in seen slots once the
+    // runtime gave them one (x86-64: PathMiss.h), not by a call each time.
+    spec.seenSlots = hashed && TARGET_64BIT ? kRecordSeenSlots : 0;
     const FunctionTableTrees trees = emitFunctionTables(spec);
     FunctionTables pathEnds;
     pathEnds.descriptor = trees.descriptor;
@@ -230,6 +234,8 @@ private:
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
     pathEnds.countCalls = true;
+    pathEnds.seen = trees.seen;
+    pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |
            (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);

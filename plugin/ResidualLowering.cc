@@ -2,6 +2,8 @@
 
 #include "pathcov/core/Checked.h"
 
+#include "PathMiss.h"
+
 namespace pathcov {
 
 namespace {
@@ -22,10 +24,8 @@ static_assert(static_cast<int>(ResidualPolicy::Complete) + 1 ==
               "a row of kLowerings per policy");
 
 // First sighting only (docs/residual-mode.md): a power of two of seen
-// slots, as many as the function's paths up to 256, so that a small
-// function gives each path its own.
-constexpr uint64_t kMaxSeenSlots = 256;
-
+// slots, as many as the function's paths up to kMaxSeenSlots, so that a
+// small function gives each path its own.
 uint64_t seenSlotsFor(const ResidualPlan &plan, uint64_t numPaths) {
   if (!lowerPolicy(plan.policy).seenSlots || plan.checkedEnds == 0)
     return 0;

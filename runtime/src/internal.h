@@ -209,8 +209,9 @@ static inline int is_residual(const struct pathcov_function *fn) {
          (fn->flags & PATHCOV_FN_RESIDUAL);
 }
 
-/* The seen slot (abi.h: {tag, count}) of path id of residual function fn,
- * or NULL when fn has none (or a slot count that is not a power of two). */
+/* The seen slot (abi.h: {tag, count}) of path id of fn (a residual
+ * function, or a hashed record-mode one), or NULL when fn has none (or a
+ * slot count that is not a power of two). */
 static inline uint64_t *seen_slot(const struct pathcov_function *fn,
                                   uint64_t id) {
   uint64_t n = fn->seen_slots;

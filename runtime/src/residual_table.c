@@ -37,7 +37,7 @@
  * atomic add.
  *
  * On x86-64, instrumented code reaches __pathcov_residual_path through
- * __pathcov_residual_miss_below_red_zone (residual_miss_x86_64.S), which
+ * __pathcov_residual_miss_below_red_zone (path_miss_x86_64.S), which
  * saves every general register it may change, so that the call site
  * clobbers nothing and a check's cold branch costs the hot code no saved
  * registers. That only holds if nothing here touches a vector or x87

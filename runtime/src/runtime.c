@@ -186,6 +186,30 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
     __atomic_fetch_add(&st->dropped, 1, __ATOMIC_RELAXED);
 }
 
+/* x86-64: the miss of a hashed function's path end whose seen slot (abi.h)
+ * is not the path's, through __pathcov_record_miss_below_red_zone
+ * (path_miss_x86_64.S). The path claims its slot if free, and from then on
+ * the instrumented code counts it there inline, no call (a cache of 256
+ * paths in front of the table: an interpreter's hot paths). A path whose
+ * slot another path holds is counted in the table, every time. A path is
+ * counted in its slot or in the table, never both: a slot is never given
+ * back, and a claim that loses to the same path's counts in the slot.
+ * Nothing here touches a vector register (this file is compiled with
+ * -mgeneral-regs-only): the stub saves only the general ones. */
+void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
+  uint64_t *slot = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
+  if (slot) {
+    uint64_t tag = 0;
+    if (__atomic_compare_exchange_n(slot, &tag, id + 1, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED) ||
+        tag == id + 1) {
+      count(slot + 1, fn);
+      return;
+    }
+  }
+  __pathcov_record_path(fn, id);
+}
+
 /* A counter's value, leaving 0. Zero counters are only read: writing them
  * would, among other costs, copy every counter page after a fork. */
 static uint64_t take(uint64_t *counter) {
@@ -257,9 +281,16 @@ static void take_function(struct pathcov_function *fn,
         c->paths[c->len++] =
             (struct pathcov_path){__atomic_load_n(&s->key, __ATOMIC_RELAXED) - 1, n};
     }
-    if (c->len > 1)
-      qsort(c->paths, c->len, sizeof *c->paths, by_id);
   }
+  /* The paths counted in their seen slots (__pathcov_record_miss). */
+  for (uint64_t k = 0; seen_slot(fn, 0) && k < fn->seen_slots; ++k) {
+    uint64_t tag = __atomic_load_n(&fn->seen[2 * k], __ATOMIC_RELAXED);
+    uint64_t n = tag ? take(&fn->seen[2 * k + 1]) : 0;
+    if (n && c->paths)
+      c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
+  }
+  if (c->len > 1)
+    qsort(c->paths, c->len, sizeof *c->paths, by_id);
 }
 
 /* Zeroes every count. unmap_tables also frees the hash tables (faster than
@@ -360,7 +391,8 @@ static int write_profile(const char *reason) {
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_valid(*p))
       continue;
-    size_t need = is_hashed(*p) ? TABLE_CAPACITY : (size_t)(*p)->num_paths;
+    size_t need = is_hashed(*p) ? TABLE_CAPACITY + (size_t)(*p)->seen_slots
+                                : (size_t)(*p)->num_paths;
     if (need > max_paths)
       max_paths = need;
   }

@@ -95,18 +95,22 @@ struct pathcov_function {
    * back): each abandoned one of the function's paths. Written to profiles
    * as "resumes" when nonzero. */
   uint64_t resumes;
-  /* Residual mode (docs/residual-mode.md, "First sighting only"): the
+  /* Residual mode (docs/residual-mode.md, "First sighting only") and
+   * hashed record-mode functions on x86-64 (docs/record-mode.md): the
    * function's seen slots, seen_slots pairs {tag, count} of uint64_t,
    * interleaved (slot k is seen[2k], seen[2k + 1]), writable and zero in the
-   * object; 0 when the function has none (record mode, count-tested=1, and
-   * the sorted policy; hashed functions have them). Path id's
+   * object; 0 when the function has none (record-mode arrays, count-tested=1,
+   * and the sorted policy; hashed residual functions have them). Path id's
    * slot is id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
    * residual path once it has recorded it, by a compare-and-swap of the tag
    * to id + 1, which then never changes (but for a forked child's reset).
    * Instrumented code, where a path end's check misses, tests the slot: tag
    * id + 1 counts the path inline in the slot's count (plain, or an atomic
-   * add with PATHCOV_FN_ATOMIC), anything else calls the runtime. A path's
-   * count is its table entry's count plus its slot's. */
+   * add with PATHCOV_FN_ATOMIC), anything else calls the runtime. A residual
+   * path's count is its table entry's count plus its slot's. In record mode
+   * every path end of a hashed function tests the slot, and the runtime
+   * (__pathcov_record_miss) claims a free slot for the path at once: a path
+   * is counted in its slot or in the function's table, never both. */
   uint64_t *seen;
   uint64_t seen_slots; /* a power of two, or 0 */
 };
@@ -124,6 +128,11 @@ extern const char __pathcov_runtime_missing_link_with_lpathcov_rt;
  * invalid_ids, never written out of bounds. Called for an array function,
  * it counts the id as the inline code would. */
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id);
+
+/* Record mode on x86-64, a hashed function's path end whose seen slot is
+ * not the path's: claim the slot if free and count there, else count as
+ * __pathcov_record_path. */
+void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode: path `id` (Ball-Larus) of `fn` was not tested: record it
  * (once per distinct path, with a count) and claim its seen slot if free.

@@ -1,4 +1,4 @@
-#include "ResidualMiss.h"
+#include "PathMiss.h"
 
 #include "RuntimeDecls.h"
 
@@ -10,8 +10,6 @@
 namespace pathcov {
 
 namespace {
-
-constexpr const char *kStub = "__pathcov_residual_miss_below_red_zone";
 
 // An asm statement's operands, named "%N" in its template as they are
 // added: the outputs first, as GCC numbers them.
@@ -60,10 +58,10 @@ private:
 // red zone keeps a leaf function's data below %rsp intact; the stub's
 // `ret $144` pops the arguments and steps back. `scratch` takes the
 // descriptor's address.
-std::string callStub(const std::string &idArgument, const std::string &fnOp,
-                     const std::string &scratch) {
+std::string callStub(const char *stub, const std::string &idArgument,
+                     const std::string &fnOp, const std::string &scratch) {
   return "lea -128(%%rsp), %%rsp\n\tpush " + idArgument + "\n\tleaq " + fnOp +
-         ", " + scratch + "\n\tpush " + scratch + "\n\tcall " + kStub;
+         ", " + scratch + "\n\tpush " + scratch + "\n\tcall " + stub;
 }
 
 std::string countSlot(bool atomic, const std::string &count) {
@@ -80,7 +78,7 @@ std::string countSlot(bool atomic, const std::string &count) {
 // tested one (a `lock` add with atomic). Where every path has a slot of its
 // own (slotPerPath), k is the id and a set tag can only be the path's: `if
 // (seen[2k] != 0)`, no mask and no id + 1 to compare. The call goes to a
-// stub that preserves every register (runtime/src/residual_miss_x86_64.S),
+// stub that preserves every register (runtime/src/path_miss_x86_64.S),
 // its arguments on the stack: to the register allocator it is no call at
 // all and ties no value to a register, so the function's hot paths keep
 // their values in caller-saved registers and save none. A claimed slot's
@@ -114,7 +112,7 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
     tail = countSlot(tables.atomic, "8" + tagAt);
   }
   const std::string fnOp = asmOps.input("m", tables.descriptor);
-  return asmOps.build(text + callStub(idOp, fnOp, index) + tail);
+  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, index) + tail);
 }
 
 } // namespace pathcov

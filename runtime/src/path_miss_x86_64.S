@@ -1,24 +1,29 @@
-/* __pathcov_residual_miss_below_red_zone: __pathcov_residual_path(fn, id)
- * for instrumented code, with every general register preserved (flags
- * excepted), so that the residual check's cold branch clobbers nothing and
+/* The misses of instrumented code, with every general register preserved
+ * (flags excepted), so that a path end's cold branch clobbers nothing and
  * costs its function's hot code no saved registers (residual_table.c says
- * why no vector register needs saving).
+ * why no vector register needs saving):
+ *   __pathcov_residual_miss_below_red_zone: __pathcov_residual_path(fn, id),
+ *     a residual path not yet in its seen slot;
+ *   __pathcov_record_miss_below_red_zone: __pathcov_record_miss(fn, id), a
+ *     path of a hashed record-mode function not in its seen slot.
  *
- * The plugin calls it from inline assembly (plugin/Instrumenter.cc,
- * missAsm), which moves the stack pointer 128 bytes down first to step
+ * The plugin calls them from inline assembly (plugin/ResidualMiss.cc,
+ * buildMissAsm), which moves the stack pointer 128 bytes down first to step
  * over the red zone, then pushes id and fn: above the return address are
  * fn, id and the 128 bytes. Arguments on the stack tie no value of the
  * caller to %rdi and %rsi. `ret $144` pops them and steps back over the
- * red zone. (The name changed with that contract: an object compiled for
+ * red zone. (The names changed with that contract: an object compiled for
  * an earlier stub fails to link instead of running with a wrong stack.)
- * Its own frame is realigned for the call into C. */
+ * Their own frame is realigned for the call into C. */
 #if defined(__x86_64__) && defined(__ELF__)
         .text
-        .globl  __pathcov_residual_miss_below_red_zone
-        .hidden __pathcov_residual_miss_below_red_zone
-        .type   __pathcov_residual_miss_below_red_zone, @function
+
+.macro PATH_MISS_STUB name, target
+        .globl  \name
+        .hidden \name
+        .type   \name, @function
         .p2align 4
-__pathcov_residual_miss_below_red_zone:
+\name\():
         .cfi_startproc
         pushq   %rbp
         .cfi_def_cfa_offset 16
@@ -37,7 +42,7 @@ __pathcov_residual_miss_below_red_zone:
         andq    $-16, %rsp
         movq    16(%rbp), %rdi
         movq    24(%rbp), %rsi
-        call    __pathcov_residual_path
+        call    \target
         leaq    -72(%rbp), %rsp
         popq    %r11
         popq    %r10
@@ -52,6 +57,10 @@ __pathcov_residual_miss_below_red_zone:
         .cfi_def_cfa %rsp, 8
         ret     $144
         .cfi_endproc
-        .size   __pathcov_residual_miss_below_red_zone, .-__pathcov_residual_miss_below_red_zone
+        .size   \name, .-\name
+.endm
+
+        PATH_MISS_STUB __pathcov_residual_miss_below_red_zone, __pathcov_residual_path
+        PATH_MISS_STUB __pathcov_record_miss_below_red_zone, __pathcov_record_miss
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -1,0 +1,44 @@
+// x86-64: a path end's miss as one asm statement, the seen slot's test and
+// count, else the call to the runtime: where a residual check missed, and
+// at every path end of a hashed record-mode function.
+#pragma once
+
+#include "GccIncludes.h"
+
+#include <cstdint>
+
+namespace pathcov {
+
+// One function's residual tables, as its misses use them.
+struct MissTables {
+  tree descriptor;        // struct pathcov_function
+  tree seen;              // its seen slots ({tag, count} pairs), or NULL_TREE
+  uint64_t seenSlots;     // how many
+  bool slotPerPath;       // seenSlots >= the function's paths: slot k is
+                          // path k's alone
+  bool atomic;            // counts with `lock`
+  const char *stub;       // kResidualMissStub or kRecordMissStub
+};
+
+// The runtime's stubs (runtime/src/path_miss_x86_64.S): a residual path,
+// and a record-mode path of a hashed function, not in its seen slot.
+constexpr const char *kResidualMissStub = "__pathcov_residual_miss_below_red_zone";
+constexpr const char *kRecordMissStub = "__pathcov_record_miss_below_red_zone";
+
+// Residual mode: at most this many seen slots per function (a power of
+// two; 4 KiB), for the residual paths a run meets.
+constexpr uint64_t kMaxSeenSlots = 256;
+// Record mode: the seen slots of a hashed function (64 KiB of .bss, only
+// the pages its paths touch resident), for every path a run takes: with
+// 256, bzip2's BZ2_decompress (163,145 paths, 252 run) still called the
+// runtime for more than half of its path ends, its first paths holding the
+// slots its hot ones needed; with 4096, for fewer than 0.2% of them.
+constexpr uint64_t kRecordSeenSlots = 4096;
+
+// The miss of path `id` (docs/residual-mode.md, "First sighting only";
+// docs/record-mode.md):
+// `k = id & (slots - 1); if (seen[2k] == id + 1) seen[2k + 1]++; else
+// call`.
+gasm *buildMissAsm(const MissTables &tables, tree id);
+
+} // namespace pathcov
