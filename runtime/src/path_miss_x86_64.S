@@ -7,7 +7,7 @@
  *   __pathcov_record_miss_below_red_zone: __pathcov_record_miss(fn, id), a
  *     path of a hashed record-mode function not in its seen slot.
  *
- * The plugin calls them from inline assembly (plugin/ResidualMiss.cc,
+ * The plugin calls them from inline assembly (plugin/PathMiss.cc,
  * buildMissAsm), which moves the stack pointer 128 bytes down first to step
  * over the red zone, then pushes id and fn: above the return address are
  * fn, id and the 128 bytes. Arguments on the stack tie no value of the
