@@ -227,14 +227,11 @@ private:
     // A hashed function's paths are counted inline in seen slots once the
     // runtime gave them one (x86-64: PathMiss.h), not by a call each time.
     spec.seenSlots = hashed && TARGET_64BIT ? kRecordSeenSlots : 0;
-    const FunctionTableTrees trees = emitFunctionTables(spec);
     FunctionTables pathEnds;
-    pathEnds.descriptor = trees.descriptor;
-    pathEnds.counters = trees.counters;
+    attachTables(pathEnds, emitFunctionTables(spec));
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
     pathEnds.countCalls = true;
-    pathEnds.seen = trees.seen;
     pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |

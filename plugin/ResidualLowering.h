@@ -41,7 +41,7 @@ struct ResidualLowering {
 ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
                                    bool atomic, bool seenSlots);
 
-// Fills in the trees that emitFunctionTables made.
+// Fills in the trees that emitFunctionTables made (both modes).
 void attachTables(FunctionTables &pathEnds, const FunctionTableTrees &trees);
 
 } // namespace pathcov

@@ -189,8 +189,8 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
 /* x86-64: the miss of a hashed function's path end whose seen slot (abi.h)
  * is not the path's, through __pathcov_record_miss_below_red_zone
  * (path_miss_x86_64.S). The path claims its slot if free, and from then on
- * the instrumented code counts it there inline, no call (a cache of 256
- * paths in front of the table: an interpreter's hot paths). A path whose
+ * the instrumented code counts it there inline, no call (a cache of the
+ * plugin's 4096 slots in front of the table: an interpreter's hot paths). A path whose
  * slot another path holds is counted in the table, every time. A path is
  * counted in its slot or in the table, never both: a slot is never given
  * back, and a claim that loses to the same path's counts in the slot.
@@ -282,12 +282,19 @@ static void take_function(struct pathcov_function *fn,
             (struct pathcov_path){__atomic_load_n(&s->key, __ATOMIC_RELAXED) - 1, n};
     }
   }
-  /* The paths counted in their seen slots (__pathcov_record_miss). */
-  for (uint64_t k = 0; seen_slot(fn, 0) && k < fn->seen_slots; ++k) {
-    uint64_t tag = __atomic_load_n(&fn->seen[2 * k], __ATOMIC_RELAXED);
-    uint64_t n = tag ? take(&fn->seen[2 * k + 1]) : 0;
-    if (n && c->paths)
-      c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
+  /* The paths counted in their seen slots (__pathcov_record_miss), by
+   * blocks of 16 slots, a block of free ones read without taking. */
+  uint64_t slots = seen_slot(fn, 0) ? fn->seen_slots : 0;
+  for (uint64_t block = 0; block < slots; block += 16) {
+    uint64_t end = slots - block < 16 ? slots : block + 16;
+    if (all_zero(fn->seen, 2 * block, 2 * end))
+      continue;
+    for (uint64_t k = block; k < end; ++k) {
+      uint64_t tag = __atomic_load_n(&fn->seen[2 * k], __ATOMIC_RELAXED);
+      uint64_t n = tag ? take(&fn->seen[2 * k + 1]) : 0;
+      if (n && c->paths)
+        c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
+    }
   }
   if (c->len > 1)
     qsort(c->paths, c->len, sizeof *c->paths, by_id);
