@@ -25,9 +25,13 @@ struct MissTables {
 constexpr const char *kResidualMissStub = "__pathcov_residual_miss_below_red_zone";
 constexpr const char *kRecordMissStub = "__pathcov_record_miss_below_red_zone";
 
-// Residual mode: at most this many seen slots per function (a power of
-// two; 4 KiB), for the residual paths a run meets.
-constexpr uint64_t kMaxSeenSlots = 256;
+// Residual mode: a function of at most kSlotPerPathLimit paths gives every
+// path a seen slot of its own (64 KiB of .bss at most, only the pages its
+// residual paths touch resident), so that a repeated residual path's miss
+// tests its tag against 0 with no mask and no id + 1 (zlib's longest_match,
+// 1270 paths). Larger functions share kSharedSeenSlots (4 KiB).
+constexpr uint64_t kSlotPerPathLimit = 4096;
+constexpr uint64_t kSharedSeenSlots = 256;
 // Record mode: the seen slots of a hashed function (64 KiB of .bss, only
 // the pages its paths touch resident), for every path a run takes: with
 // 256, bzip2's BZ2_decompress (163,145 paths, 252 run) still called the

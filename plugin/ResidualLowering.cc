@@ -24,12 +24,12 @@ static_assert(static_cast<int>(ResidualPolicy::Complete) + 1 ==
               "a row of kLowerings per policy");
 
 // First sighting only (docs/residual-mode.md): a power of two of seen
-// slots, as many as the function's paths up to kMaxSeenSlots, so that a
-// small function gives each path its own.
+// slots, a slot per path up to kSlotPerPathLimit paths, else shared ones.
 uint64_t seenSlotsFor(const ResidualPlan &plan, uint64_t numPaths) {
   if (!lowerPolicy(plan.policy).seenSlots || plan.checkedEnds == 0)
     return 0;
-  return numPaths > kMaxSeenSlots ? kMaxSeenSlots : powerOfTwoAtLeast(numPaths);
+  return numPaths > kSlotPerPathLimit ? kSharedSeenSlots
+                                      : powerOfTwoAtLeast(numPaths);
 }
 
 } // namespace

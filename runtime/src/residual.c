@@ -96,26 +96,29 @@ static uint64_t path_count(struct entry *e, int take) {
  * it inherited are its parent's to report, and so are the seen slots they
  * claimed (a claimed slot would count the child's runs of such a path
  * inline, with no entry for them). Writes only what was used, so that the
- * child does not copy pages it never touched: only claimed slots. */
+ * child does not copy pages it never touched, and reads only the slots of
+ * the table's paths: a slot is claimed only for a published entry's path
+ * (residual_table.c), and a function may have a slot per path, 64 KiB. */
 static void reset_in_child(void) {
   uint64_t used = entries_used();
   for (uint32_t i = 0; i < INDEX_SLOTS; ++i)
     if (residual_table.index[i])
       residual_table.index[i] = 0;
-  for (uint64_t i = 0; i < used; ++i)
-    residual_table.entries[i].state = ENTRY_PENDING;
+  for (uint64_t i = 0; i < used; ++i) {
+    struct entry *e = &residual_table.entries[i];
+    uint64_t *slot = e->state == ENTRY_LIVE ? seen_slot(e->fn, e->id) : NULL;
+    if (slot && slot[0] == e->id + 1) {
+      slot[0] = 0;
+      slot[1] = 0;
+    }
+    e->state = ENTRY_PENDING;
+  }
   residual_table.used = 0;
   residual_table.dropped_paths = 0;
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_residual(*p))
       continue;
     (*p)->runtime = NULL;
-    if (seen_slot(*p, 0))
-      for (uint64_t k = 0; k < (*p)->seen_slots; ++k)
-        if ((*p)->seen[2 * k]) {
-          (*p)->seen[2 * k] = 0;
-          (*p)->seen[2 * k + 1] = 0;
-        }
     /* The tested paths' counts are the parent's too (abi.h: the ids, then
      * their counts). */
     if (has_counts(*p))

@@ -19,17 +19,18 @@ __attribute__((noinline)) int f(int x, int mode) {
 
 __attribute__((noinline)) int g(int x) { return x % 3 ? x + 1 : x - 1; }
 
-/* 2^9 paths, more than the 256 seen slots a function gets at most: the
- * paths whose ids agree modulo 256 share a slot, whose tag tells them
- * apart (f and g have a slot per path, tested against 0). The tests run
- * x = 0..15 (the tested run too); the field runs the one path with only
- * bit 8 set. */
+/* 2^13 paths, more than a function gives a slot each (4096): its 256
+ * seen slots are shared, the paths whose ids agree modulo 256 on one
+ * slot, whose tag tells them apart (f and g have a slot per path, tested
+ * against 0). The tests run x = 0..15 (the tested run too); the field runs
+ * the one path with only bit 12 set. */
 #define BIT(k)                                                                 \
   if ((x >> (k)) & 1)                                                          \
     y = y * 31 + (k);
 __attribute__((noinline)) unsigned h(unsigned x) {
   unsigned y = 1;
-  BIT(0) BIT(1) BIT(2) BIT(3) BIT(4) BIT(5) BIT(6) BIT(7) BIT(8)
+  BIT(0) BIT(1) BIT(2) BIT(3) BIT(4) BIT(5) BIT(6) BIT(7) BIT(8) BIT(9)
+  BIT(10) BIT(11) BIT(12)
   return y;
 }
 
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
   long sum = 0;
   for (int i = 0; i < n; ++i) {
     sum += f(i, mode);
-    sum += h(mode ? 256u : (unsigned)i % 16);
+    sum += h(mode ? 4096u : (unsigned)i % 16);
     if (mode)
       sum += g(i);
   }
