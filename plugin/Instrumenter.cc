@@ -353,6 +353,35 @@ private:
   std::vector<PendingCheck> checks_;
 };
 
+// A factored computed goto (GCC gives a function one block, `goto *x`,
+// that every computed goto of its source jumps to): its path end goes on
+// the edges into it instead, where each route's id is its own, often a
+// constant that folds a residual check away (lua's luaV_execute: every
+// opcode's path ends there), and the block is left the bare jump that
+// GCC copies back into each route as without pathcov. Only a block with
+// nothing else in it, entered by DAG edges alone.
+std::vector<bool> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag) {
+  std::vector<bool> onEntries(g.cfg.numBlocks(), false);
+  for (BlockId b = 0; b < g.cfg.numBlocks(); ++b) {
+    if (g.abnormalRole[b] != AbnormalRole::NoNormalSuccessor ||
+        dag.pathEnd[b] == kNoId || !dag.reachable[b])
+      continue;
+    basic_block bb = g.blockOf[b];
+    gimple_stmt_iterator gsi = gsi_after_labels(bb);
+    while (!gsi_end_p(gsi) && is_gimple_debug(gsi_stmt(gsi)))
+      gsi_next(&gsi);
+    onEntries[b] = !gsi_end_p(gsi) && gsi_stmt(gsi) == last_stmt(bb) &&
+                   gimple_code(gsi_stmt(gsi)) == GIMPLE_GOTO &&
+                   computed_goto_p(gsi_stmt(gsi));
+  }
+  for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
+    const CfgEdgeRole role = dag.cfgEdgeRole[id];
+    if (role != CfgEdgeRole::InDag && role != CfgEdgeRole::Unreachable)
+      onEntries[g.cfg.edge(id).dst] = false;
+  }
+  return onEntries;
+}
+
 } // namespace
 
 std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
@@ -382,6 +411,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
     TREE_SIDE_EFFECTS(setjmpFlag) = 1;
   }
 
+  const std::vector<bool> onEntries = pathEndsOnEntries(g, dag);
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);
@@ -404,6 +434,10 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       code.addToRegisters(increment(dag.dagEdgeOfCfgEdge[id]));
       if (e.dst == g.cfg.exit())
         code.endPath({}, dag.dagEdgeOfCfgEdge[id]);
+      if (onEntries[e.dst]) {
+        code.endPath(endOf(e.dst), dag.pathEnd[e.dst]);
+        code.setRegisters({});
+      }
     }
     // A path ends before every setjmp call: a second return from it then
     // starts a clean path on the way out.
@@ -421,7 +455,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       continue;
     basic_block bb = g.blockOf[b];
     if (g.abnormalRole[b] == AbnormalRole::NoNormalSuccessor &&
-        dag.pathEnd[b] != kNoId) {
+        dag.pathEnd[b] != kNoId && !onEntries[b]) {
       // noreturn call, computed goto, resx out of the function: the path
       // ends here; a jump to another block of this function starts a path
       // at 0 there (the spanning tree made sure of that).
