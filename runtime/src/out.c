@@ -140,6 +140,16 @@ void pathcov_out_string(struct pathcov_out *o, const char *s) {
   }
   pathcov_out_str(o, "\"");
   for (const unsigned char *u = (const unsigned char *)s; *u;) {
+    /* A run of printable ASCII as it is, in one piece: a profile is
+     * mostly identities (re2's: 600 KB at exit, 18 instructions a byte
+     * when each byte was a piece of its own). */
+    const unsigned char *plain = u;
+    while (*u >= 0x20 && *u < 0x80 && *u != '"' && *u != '\\')
+      ++u;
+    if (u != plain)
+      pathcov_out_bytes(o, (const char *)plain, (size_t)(u - plain));
+    if (!*u)
+      break;
     size_t n = utf8_length(u);
     if (n == 0 || *u < 0x20) {
       char escape[6] = {'\\', 'u', '0', '0', hex_digits[*u >> 4],
