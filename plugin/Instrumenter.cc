@@ -65,6 +65,8 @@ public:
   }
 
   void setRegisters(RegisterIncrement value) {
+    if (tables_.singlePath)
+      return;
     add(gimple_build_assign(ballLarus_, constant(value.ballLarus)));
     if (ppp_)
       add(gimple_build_assign(ppp_, constant(value.ppp)));
@@ -83,12 +85,13 @@ public:
   void endPath(RegisterIncrement offset, DagEdgeId end) {
     if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
       return;
-    tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
+    tree id = tables_.singlePath ? constant(0)
+                                 : sum(ballLarus_, offset.ballLarus, "pathcov_id");
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
       // the runtime reports: branch-free and never out of bounds.
-      increment(element(indexWithin(id)), one());
+      increment(element(tables_.singlePath ? id : indexWithin(id)), one());
       return;
     case PathEnd::CountHashed:
       // With seen slots, the slot's test and count, else the call
@@ -297,6 +300,10 @@ private:
   }
 
   void increment(tree ref, tree by) {
+    if (TARGET_64BIT && integer_onep(by)) {
+      add(buildCountAsm(unshare_expr(ref), atomic_));
+      return;
+    }
     if (atomic_) {
       tree f = builtin_decl_explicit(BUILT_IN_ATOMIC_FETCH_ADD_8);
       add(gimple_build_call(f, 3, build_fold_addr_expr(ref), by,

@@ -29,12 +29,13 @@ public:
     return output("=&r", name);
   }
 
-  gasm *build(const std::string &text) {
+  gasm *build(const std::string &text, bool inlineSize = false) {
     vec<tree, va_gc> *clobbers = nullptr;
     vec_safe_push(clobbers, build_tree_list(NULL_TREE, build_string(3, "cc")));
     gasm *stmt = gimple_build_asm_vec(ggc_strdup(text.c_str()), inputs_,
                                       outputs_, clobbers, nullptr);
     gimple_asm_set_volatile(stmt, true);
+    gimple_asm_set_inline(stmt, inlineSize);
     for (tree name : defined_)
       SSA_NAME_DEF_STMT(name) = stmt;
     return stmt;
@@ -113,6 +114,13 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   }
   const std::string fnOp = asmOps.input("m", tables.descriptor);
   return asmOps.build(text + callStub(tables.stub, idOp, fnOp, index) + tail);
+}
+
+gasm *buildCountAsm(tree counter, bool atomic) {
+  AsmOperands asmOps;
+  const std::string count = asmOps.output("+m", counter);
+  return asmOps.build(std::string(atomic ? "lock " : "") + "addq $1, " + count,
+                      true);
 }
 
 } // namespace pathcov

@@ -45,4 +45,11 @@ constexpr uint64_t kRecordSeenSlots = 4096;
 // call`.
 gasm *buildMissAsm(const MissTables &tables, tree id);
 
+// x86-64: `counter += 1` as one `asm inline` statement (`lock` with
+// atomic). The same instruction GCC emits, but the inliners count it as
+// one, where the load, add and store counted three: with them, record
+// mode's counts made one-path accessors too big to inline early (re2's
+// PODArray::operator[], and through it BitState::ShouldVisit).
+gasm *buildCountAsm(tree counter, bool atomic);
+
 } // namespace pathcov
