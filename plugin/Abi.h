@@ -28,5 +28,6 @@ constexpr uint64_t kFlagBytemap = 32;
 constexpr uint64_t kFlagCounted = 64;
 constexpr uint64_t kFlagCuckoo = 128;
 constexpr uint64_t kFlagNarrow = 256;
+constexpr uint64_t kFlagEntryCounted = 512;
 
 } // namespace pathcov

@@ -221,7 +221,8 @@ private:
                                      gOptions.atomic);
     spec.cfgChecksum = g.cfg.checksum();
     spec.numPaths = f.numPaths;
-    spec.flags = (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0);
+    spec.flags = kFlagEntryCounted | (hashed ? kFlagHashed : 0) |
+                 (gOptions.atomic ? kFlagAtomic : 0);
     spec.tableSize = lastCounter;
     spec.numCounters = hashed ? 0 : counters;
     // A hashed function's paths are counted inline in seen slots once the

@@ -76,6 +76,13 @@ static struct {
    * format 1.0; both appear only when nonzero. */
   uint64_t lost_paths;
   unsigned sequence; /* of this process's next profile */
+  /* Per descriptor: whether a profile or reset has seen it entered (calls
+   * > 0). A function with PATHCOV_FN_ENTRY_COUNTED counts a call before
+   * any of its paths ends, so with no call since the last take and never
+   * entered before it has no counts: a profile reads only what ran, not
+   * every counter of the program (sqlite3's 12 MB). NULL (mmap failed):
+   * every function is read. */
+  uint8_t *entered;
 } module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* False in a module with nothing instrumented: there is no section, and both
@@ -239,14 +246,23 @@ static int by_id(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Moves fn's counts into *c (discards them when c->paths is NULL). */
-static void take_function(struct pathcov_function *fn,
+/* Moves the counts of the function *p into *c (discards them when
+ * c->paths is NULL). */
+static void take_function(struct pathcov_function *const *p,
                           struct pathcov_counts *c) {
+  struct pathcov_function *fn = *p;
   c->calls = take(&fn->calls);
   c->resumes = take(&fn->resumes);
   c->invalid_ids = 0;
   c->dropped = 0;
   c->len = 0;
+  if (module.entered && (fn->flags & PATHCOV_FN_ENTRY_COUNTED)) {
+    uint8_t *entered = &module.entered[p - __start_pathcov_functions];
+    if (c->calls || c->resumes)
+      *entered = 1;
+    else if (!*entered)
+      return;
+  }
   if (!is_hashed(fn)) {
     /* By blocks of 16 counters, a block of zeros read without taking. */
     for (uint64_t block = 0; block < fn->num_paths; block += 16) {
@@ -313,7 +329,7 @@ static void discard_counts(int unmap_tables) {
       fn->runtime = NULL;
     }
     struct pathcov_counts discard = {0};
-    take_function(fn, &discard);
+    take_function(p, &discard);
   }
   take(&module.lost_paths);
 }
@@ -349,6 +365,10 @@ static void init_module(void) {
     else
       ++module.invalid_descriptors;
   }
+  size_t descriptors = (size_t)(__stop_pathcov_functions - __start_pathcov_functions);
+  void *entered = mmap(NULL, descriptors, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  module.entered = entered == MAP_FAILED ? NULL : entered;
   if (module.invalid_descriptors)
     pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
                  "or are malformed: their paths are not counted",
@@ -414,7 +434,7 @@ static int write_profile(const char *reason) {
       if (!is_valid(*p))
         continue;
       struct pathcov_counts c = {.paths = profile.paths};
-      take_function(*p, &c);
+      take_function(p, &c);
       if (c.calls || c.resumes || c.len || c.invalid_ids || c.dropped)
         pathcov_profile_function(&profile, *p, &c);
     }
@@ -442,6 +462,8 @@ static void write_at_exec(void) { write_profile("exec"); }
 PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush"); }
 
 PATHCOV_EXPORT int pathcov_reset(void) {
+  /* module.entered must exist before any count is taken. */
+  pthread_once(&module.once, init_module);
   lock();
   discard_counts(0);
   unlock();

@@ -262,7 +262,7 @@ def scenario_flush(a, tmp):
                   "flush", [function("_Z1ai", 8, 2, [(1, 2)]),
                             function("_Z1hv", 10**12, 0, [(10, 2)])])
     check_profile(load(tmp, profile_name(a.prog, pid, 1)), a.prog, pid,
-                  "exit", [function("_Z1ai", 8, 1, [(1, 1), (2, 1)]),
+                  "exit", [function("_Z1ai", 8, 0, [(1, 1), (2, 1)]),
                            function("_Z1hv", 10**12, 0, [(10, 1), (11, 1)])])
 
 

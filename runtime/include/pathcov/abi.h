@@ -50,6 +50,13 @@
  * at no extra instruction, and a hash table has no multipliers after its
  * slots. Nothing in the runtime reads such a table. */
 #define PATHCOV_FN_NARROW 256u
+/* Record mode: `calls` is counted at the function's entry, before any of
+ * its paths can end (the plugin always does so). The runtime then reads the
+ * counters of only the functions it has seen entered: a function whose
+ * calls are 0 at a profile and were at every earlier one has no counts.
+ * Without the flag, every counter is read. Runtimes that predate it
+ * ignore it. */
+#define PATHCOV_FN_ENTRY_COUNTED 512u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
