@@ -113,7 +113,8 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
     tail = countSlot(tables.atomic, "8" + tagAt);
   }
   const std::string fnOp = asmOps.input("m", tables.descriptor);
-  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, index) + tail);
+  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, index) + tail,
+                      true);
 }
 
 gasm *buildCountAsm(tree counter, bool atomic) {
