@@ -254,6 +254,27 @@ def scenario_fork(a, tmp):
                            function("_Z1hv", 10**12, 0, [(2, 3)])])
 
 
+def scenario_slots(a, tmp):
+    proc = start([a.prog, "slots"], tmp)
+    out, err = proc.communicate()
+    expect((proc.returncode, err), (0, b""), "exit status and stderr")
+    # The first run of paths 3 and 5 called the runtime, which gave each
+    # its free slot and counted it there; their later runs counted there
+    # inline, without a call.
+    expect(out, b"slots 5 2\n", "counts in slots 3 and 5")
+    parent = proc.pid
+    child = [int(n.split("-")[-2]) for n in files(tmp)
+             if int(n.split("-")[-2]) != parent]
+    expect(len(child), 1, "one child profile")
+    # Path 19 shares slot 3 with path 3: counted in the table each time.
+    check_profile(load(tmp, profile_name(a.prog, parent, 0)), a.prog, parent,
+                  "exit", [function("slotted", 10**6, 1,
+                                    [(3, 5), (5, 2), (19, 4)])])
+    check_profile(load(tmp, profile_name(a.prog, child[0], 0)), a.prog,
+                  child[0], "exit",
+                  [function("slotted", 10**6, 0, [(3, 1), (19, 1)])])
+
+
 def scenario_flush(a, tmp):
     pid = run([a.prog, "flush"], tmp)
     expect(files(tmp), [profile_name(a.prog, pid, 0),

@@ -33,6 +33,20 @@
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
+/* A record-mode hashed function with seen slots, as the plugin makes it
+ * on x86-64: seen_ is uint64_t[2 * slots_], zero; slots_ a power of two. */
+#define FAKE_HASHED_SEEN(var, identity_, num_paths_, seen_, slots_)         \
+  static struct pathcov_function var = {                                     \
+      .abi_version = PATHCOV_ABI_VERSION,                                    \
+      .flags = PATHCOV_FN_HASHED | PATHCOV_FN_ENTRY_COUNTED,                 \
+      .cfg_checksum = 0x0123456789abcdefull,                                 \
+      .num_paths = (num_paths_),                                             \
+      .identity = (identity_),                                               \
+      .seen = (seen_),                                                       \
+      .seen_slots = (slots_)};                                               \
+  static struct pathcov_function *const var##_entry                          \
+      __attribute__((section("pathcov_functions"), used)) = &var
+
 /* A residual-mode function built with count-tested=1 (PATHCOV_FN_COUNTED).
  * flags_ holds the policy's flags; table_ (uint64_t[2][table_size_ + 1]:
  * the ids, then their counts; or 0 for untested and stale functions) the
@@ -95,6 +109,17 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
     __pathcov_record_path(fn, id);
   else
     fake_bump(&fn->counters[id & fn->table_size], fn->flags);
+}
+
+/* At the end of path id of a FAKE_HASHED_SEEN function: counted in its
+ * slot if the slot holds its tag, else __pathcov_record_miss (the plugin's
+ * inline assembly, without the stub). */
+static inline void fake_path_seen(struct pathcov_function *fn, uint64_t id) {
+  uint64_t *slot = &fn->seen[2 * (id & (fn->seen_slots - 1))];
+  if (slot[0] == id + 1)
+    fake_bump(&slot[1], fn->flags);
+  else
+    __pathcov_record_miss(fn, id);
 }
 
 /* Residual mode, path bl is not tested: counted in its seen slot if the

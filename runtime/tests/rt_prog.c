@@ -26,6 +26,8 @@ FAKE_FUNCTION(fn_at, "atomic_array", 16, PATHCOV_FN_ATOMIC, at_counters);
 FAKE_FUNCTION(fn_ht, "atomic_hashed", 1000000,
               PATHCOV_FN_HASHED | PATHCOV_FN_ATOMIC, 0);
 FAKE_FUNCTION(fn_o, "overflowing", 1000000, PATHCOV_FN_HASHED, 0);
+static uint64_t s_seen[2 * 16];
+FAKE_HASHED_SEEN(fn_s, "slotted", 1000000, s_seen, 16);
 
 static void repeat(struct pathcov_function *fn, uint64_t id, int times) {
   for (int i = 0; i < times; ++i)
@@ -172,6 +174,35 @@ static void overflow(void) {
     repeat(&fn_o, i, (int)(i % 3) + 1);
 }
 
+/* A hashed function's seen slots (__pathcov_record_miss): path 3 claims
+ * slot 3 and is then counted there inline; path 19 (slot 3 too) is
+ * counted in the table every time; path 5 claims slot 5. A forked child
+ * starts from zero and keeps counting in the slots its parent claimed.
+ * Prints "slots A B", what slots 3 and 5 counted before the fork (the
+ * runtime counts a path's first run in the slot it claims for it). */
+static int slots(void) {
+  fake_enter(&fn_s);
+  for (int i = 0; i < 5; ++i)
+    fake_path_seen(&fn_s, 3);
+  for (int i = 0; i < 4; ++i)
+    fake_path_seen(&fn_s, 19);
+  fake_path_seen(&fn_s, 5);
+  fake_path_seen(&fn_s, 5);
+  printf("slots %llu %llu\n", (unsigned long long)s_seen[2 * 3 + 1],
+         (unsigned long long)s_seen[2 * 5 + 1]);
+  fflush(stdout);
+  pid_t child = fork();
+  if (child < 0)
+    return 1;
+  if (child == 0) {
+    fake_path_seen(&fn_s, 3);
+    fake_path_seen(&fn_s, 19);
+    exit(0);
+  }
+  int status;
+  return waitpid(child, &status, 0) == child && status == 0 ? 0 : 1;
+}
+
 /* The profile exceeds the file size limit: write(2) fails with EFBIG. */
 static int big_file(void) {
   struct rlimit limit = {64, 64};
@@ -202,6 +233,8 @@ int main(int argc, char **argv) {
     overflow();
   else if (strcmp(scenario, "big-file") == 0)
     return big_file();
+  else if (strcmp(scenario, "slots") == 0)
+    return slots();
   else {
     fprintf(stderr, "usage: rt_prog SCENARIO\n");
     return 2;
