@@ -65,8 +65,6 @@ public:
   }
 
   void setRegisters(RegisterIncrement value) {
-    if (tables_.singlePath)
-      return;
     add(gimple_build_assign(ballLarus_, constant(value.ballLarus)));
     if (ppp_)
       add(gimple_build_assign(ppp_, constant(value.ppp)));
@@ -85,13 +83,12 @@ public:
   void endPath(RegisterIncrement offset, DagEdgeId end) {
     if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
       return;
-    tree id = tables_.singlePath ? constant(0)
-                                 : sum(ballLarus_, offset.ballLarus, "pathcov_id");
+    tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
       // the runtime reports: branch-free and never out of bounds.
-      increment(element(tables_.singlePath ? id : indexWithin(id)), one());
+      increment(element(indexWithin(id)), one());
       return;
     case PathEnd::CountHashed:
       // With seen slots, the slot's test and count, else the call

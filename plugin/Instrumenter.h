@@ -44,9 +44,6 @@ struct FunctionTables {
   bool counted = false;    // CheckTable, CheckHashed: the table has counts
                            // after its ids
   bool countCalls = false; // record mode: entries, for interrupted paths
-  bool singlePath = false; // one path, id 0 everywhere: no register, so
-                           // that one-path accessors stay small enough for
-                           // the inliners
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
   // Residual mode: the seen slots (seenSlots {tag, count} pairs), or

@@ -233,7 +233,6 @@ private:
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
     pathEnds.countCalls = true;
-    pathEnds.singlePath = f.numPaths == 1;
     pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |
