@@ -220,6 +220,20 @@ static inline uint64_t *seen_slot(const struct pathcov_function *fn,
   return &fn->seen[2 * (id & (n - 1))];
 }
 
+/* Claims seen slot `tag` (seen_slot) for path id if it is free: a
+ * compare-and-swap of the tag from 0 to id + 1, which then never changes
+ * (but for a forked child's reset). Read first, so that a slot another
+ * path holds costs no locked instruction, however often that path comes.
+ * Returns whether the slot is now the path's. */
+static inline int claim_seen_slot(uint64_t *tag, uint64_t id) {
+  uint64_t held = __atomic_load_n(tag, __ATOMIC_RELAXED);
+  if (held == 0 && __atomic_compare_exchange_n(tag, &held, id + 1, 0,
+                                               __ATOMIC_RELEASE,
+                                               __ATOMIC_RELAXED))
+    return 1;
+  return held == id + 1;
+}
+
 /* The table of residual paths (residual_table.c records them, residual.c
  * reports them). */
 #define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */

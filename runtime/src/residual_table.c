@@ -132,10 +132,8 @@ static void give_back(uint32_t number) {
  * drops keeps coming here, to be counted in dropped_paths. */
 static void claim(struct pathcov_function *fn, uint64_t id) {
   uint64_t *tag = seen_slot(fn, id);
-  uint64_t free_tag = 0;
-  if (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == 0)
-    __atomic_compare_exchange_n(tag, &free_tag, id + 1, 0, __ATOMIC_RELEASE,
-                                __ATOMIC_RELAXED);
+  if (tag)
+    claim_seen_slot(tag, id);
 }
 
 static void remember(struct pathcov_function *fn, uint32_t number) {

@@ -205,16 +205,10 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
  * -mgeneral-regs-only): the stub saves only the general ones. */
 void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
   uint64_t *slot = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
-  if (slot) {
-    uint64_t tag = 0;
-    if (__atomic_compare_exchange_n(slot, &tag, id + 1, 0, __ATOMIC_RELAXED,
-                                    __ATOMIC_RELAXED) ||
-        tag == id + 1) {
-      count(slot + 1, fn);
-      return;
-    }
-  }
-  __pathcov_record_path(fn, id);
+  if (slot && claim_seen_slot(slot, id))
+    count(slot + 1, fn);
+  else
+    __pathcov_record_path(fn, id);
 }
 
 /* A counter's value, leaving 0. Zero counters are only read: writing them

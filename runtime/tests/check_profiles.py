@@ -269,7 +269,8 @@ def scenario_slots(a, tmp):
     # Path 19 shares slot 3 with path 3: counted in the table each time.
     check_profile(load(tmp, profile_name(a.prog, parent, 0)), a.prog, parent,
                   "exit", [function("slotted", 10**6, 1,
-                                    [(3, 5), (5, 2), (19, 4)])])
+                                    [(3, 5), (5, 2), (16, 2), (19, 4)],
+                                    invalid_ids=1)])
     check_profile(load(tmp, profile_name(a.prog, child[0], 0)), a.prog,
                   child[0], "exit",
                   [function("slotted", 10**6, 0, [(3, 1), (19, 1)])])

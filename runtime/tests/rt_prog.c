@@ -176,7 +176,7 @@ static void overflow(void) {
 
 /* A hashed function's seen slots (__pathcov_record_miss): path 3 claims
  * slot 3 and is then counted there inline; path 19 (slot 3 too) is
- * counted in the table every time; path 5 claims slot 5. A forked child
+ * counted in the table every time; path 5 claims slot 5, path 16 slot 0. A forked child
  * starts from zero and keeps counting in the slots its parent claimed.
  * Prints "slots A B", what slots 3 and 5 counted before the fork (the
  * runtime counts a path's first run in the slot it claims for it). */
@@ -188,6 +188,11 @@ static int slots(void) {
     fake_path_seen(&fn_s, 19);
   fake_path_seen(&fn_s, 5);
   fake_path_seen(&fn_s, 5);
+  /* An id out of range (a plugin bug) claims no slot, not even a free
+   * one: counted as invalid, and slot 0 stays path 16's to claim. */
+  fake_path_seen(&fn_s, 2000000);
+  fake_path_seen(&fn_s, 16);
+  fake_path_seen(&fn_s, 16);
   printf("slots %llu %llu\n", (unsigned long long)s_seen[2 * 3 + 1],
          (unsigned long long)s_seen[2 * 5 + 1]);
   fflush(stdout);
