@@ -3,6 +3,7 @@
 import hashlib
 import os
 import random
+import resource
 import shlex
 import subprocess
 import sys
@@ -29,20 +30,27 @@ def log(msg):
     print("bench: " + msg, flush=True)
 
 
+def children_cpu_seconds():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run(cmd, cwd=None, env=None, quiet=False, record=True, check=True, build=False):
-    """Runs cmd (a list, or a string for the shell); returns (stdout+stderr text, seconds).
-    With build=True a failure raises BuildError (kept for the docs' failure section)."""
+    """Runs cmd (a list, or a string for the shell); returns (stdout+stderr text, seconds):
+    wall seconds, or with build=True the CPU seconds (user + system) of the build's
+    processes, which the other core's load barely changes. With build=True a failure
+    raises BuildError (kept for the docs' failure section)."""
     shell = isinstance(cmd, str)
     text = cmd if shell else " ".join(shlex.quote(c) for c in cmd)
     if record:
         COMMANDS.append((cwd, text))
     if not quiet:
         log("$ " + text + (f"   (in {cwd})" if cwd else ""))
-    t0 = time.monotonic()
+    t0, cpu0 = time.monotonic(), children_cpu_seconds()
     p = subprocess.run(cmd, cwd=cwd, env=env, shell=shell,
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                        errors="replace")
-    dt = time.monotonic() - t0
+    dt = children_cpu_seconds() - cpu0 if build else time.monotonic() - t0
     if check and p.returncode != 0:
         sys.stdout.write(p.stdout[-6000:])
         msg = f"command failed ({p.returncode}): {text}" + (f"   (in {cwd})" if cwd else "")
