@@ -2,6 +2,7 @@
 
 #include "pathcov/core/Fnv1a.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace pathcov {
@@ -108,38 +109,56 @@ std::string encodeTestedPathCache(const TestedPathIndex &index,
   uint64_t buckets = 1;
   while (buckets < index.size() / 2)
     buckets *= 2;
-  std::vector<std::string> records(buckets);
-  for (const auto &[identity, versions] : index) {
-    std::string &out = records[bucketOf(identity, buckets)];
-    put(out, identity);
-    put(out, versions.size());
-    for (const TestedPaths &v : versions) {
-      put(out, v.checksum);
-      put(out, v.optimization);
-      put(out, v.ids.size());
-      for (size_t i = 0; i < v.ids.size(); ++i) {
-        put(out, v.ids[i]);
-        put(out, v.counts[i]);
+  // The records in bucket order, each bucket's in the index's order,
+  // written once into the output after the header and the bucket table
+  // (filled in last): a string per bucket cost a million allocations and
+  // a copy of the whole.
+  using Entry = TestedPathIndex::value_type;
+  std::vector<std::pair<uint64_t, const Entry *>> byBucket;
+  byBucket.reserve(index.size());
+  for (const Entry &entry : index)
+    byBucket.emplace_back(bucketOf(entry.first, buckets), &entry);
+  std::stable_sort(byBucket.begin(), byBucket.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  const uint64_t recordsAt = kHeaderSize + buckets * kBucketEntrySize;
+  std::string out(recordsAt, '\0');
+  std::vector<uint64_t> bucketStart(buckets + 1, 0);
+  size_t next = 0;
+  for (uint64_t b = 0; b < buckets; ++b) {
+    bucketStart[b] = out.size();
+    for (; next < byBucket.size() && byBucket[next].first == b; ++next) {
+      const auto &[identity, versions] = *byBucket[next].second;
+      put(out, identity);
+      put(out, versions.size());
+      for (const TestedPaths &v : versions) {
+        put(out, v.checksum);
+        put(out, v.optimization);
+        put(out, v.ids.size());
+        for (size_t i = 0; i < v.ids.size(); ++i) {
+          put(out, v.ids[i]);
+          put(out, v.counts[i]);
+        }
       }
     }
   }
-  uint64_t size = kHeaderSize + buckets * kBucketEntrySize;
-  for (const std::string &r : records)
-    size += r.size();
-  std::string out(kMagic, sizeof kMagic);
-  for (const uint64_t v : {stamp.device, stamp.inode, stamp.size,
-                           stamp.modifiedNs, stamp.changedNs, buckets, size})
-    put(out, v);
-  put(out, fnv1a64(out));
-  uint64_t offset = kHeaderSize + buckets * kBucketEntrySize;
-  for (const std::string &r : records) {
-    put(out, offset);
-    put(out, r.size());
-    put(out, bucketChecksum(offset, r.size(), r));
-    offset += r.size();
+  bucketStart[buckets] = out.size();
+  const auto set = [&out](size_t at, uint64_t v) { std::memcpy(&out[at], &v, 8); };
+  std::memcpy(&out[0], kMagic, sizeof kMagic);
+  size_t at = sizeof kMagic;
+  for (const uint64_t v : {stamp.device, stamp.inode, stamp.size, stamp.modifiedNs,
+                           stamp.changedNs, buckets, uint64_t{out.size()}}) {
+    set(at, v);
+    at += 8;
   }
-  for (const std::string &r : records)
-    out += r;
+  set(at, fnv1a64(std::string_view(out).substr(0, at)));
+  for (uint64_t b = 0; b < buckets; ++b) {
+    const uint64_t offset = bucketStart[b], length = bucketStart[b + 1] - offset;
+    const size_t entry = kHeaderSize + b * kBucketEntrySize;
+    set(entry, offset);
+    set(entry + 8, length);
+    set(entry + 16, bucketChecksum(offset, length,
+                                   std::string_view(out).substr(offset, length)));
+  }
   return out;
 }
 
