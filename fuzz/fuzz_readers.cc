@@ -16,6 +16,8 @@
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/TestedPathCache.h"
 
+#include "TestedPathScan.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,12 +31,26 @@ using namespace pathcov;
 
 // The plugin's corpus reader (core/src/CachedCorpus.cc, CorpusLookup,
 // without the index beside it): it turns both kinds of exception into an
-// error line.
+// error line. Its fast reader must give the reference reader's index or
+// give up (TestedPathScan.h): both run on every input.
 void readTestedPathsAsPlugin(const std::string &file) {
+  const std::string json = readInput(file);
+  const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
   try {
-    readTestedPaths(readInput(file));
-  } catch (const nlohmann::json::exception &e) {
-    throw InputError(e.what());
+    const TestedPathIndex reference = readTestedPathsReference(json);
+    if (fast && *fast != reference) {
+      std::fprintf(stderr, "%s: the fast reader's index differs\n", file.c_str());
+      std::abort();
+    }
+  } catch (const std::exception &e) {
+    if (fast) {
+      std::fprintf(stderr, "%s: the fast reader accepted what the reference refuses\n",
+                   file.c_str());
+      std::abort();
+    }
+    if (dynamic_cast<const nlohmann::json::exception *>(&e))
+      throw InputError(e.what());
+    throw;
   }
 }
 

@@ -45,6 +45,8 @@ uint64_t fileClockNs() {
 // large, and growing a string as it comes copies it over and over); false
 // with errno set on a read error.
 bool readAll(int fd, size_t size, std::string &bytes) {
+  // readTestedPaths reads a corpus in place with its padding past the end.
+  bytes.reserve(size + 1 + testedPathScanPadding());
   bytes.resize(size + 1); // one more: the end is seen without a resize
   size_t done = 0;
   for (;;) {
@@ -172,7 +174,7 @@ std::string CorpusLookup::load(bool tryIndex) {
     return file_ + ": cannot read: " + std::strerror(errno);
   TestedPathIndex all;
   try {
-    all = readTestedPaths(bytes);
+    all = readTestedPaths(bytes, bytes.capacity());
   } catch (const InputError &e) {
     return file_ + ": " + e.what();
   }
@@ -186,8 +188,7 @@ std::string CorpusLookup::load(bool tryIndex) {
                         stampOf(after) == stamp && trustedFrom <= now + tick;
   const std::string encoded = indexing ? encodeTestedPathCache(all, stamp) : "";
   // What the index gave stays: the same paths, and callers hold them.
-  for (auto &entry : all)
-    found_.insert(std::move(entry));
+  found_.merge(all);
   if (!indexing)
     return "";
   for (uint64_t at = now; at < trustedFrom; at = fileClockNs()) {

@@ -2,6 +2,8 @@
 
 #include "pathcov/format/JsonFields.h"
 
+#include "TestedPathScan.h"
+
 #include "pathcov/core/Checked.h"
 #include "pathcov/core/Paths.h"
 
@@ -216,20 +218,17 @@ void addTestedFunction(const JsonPath &at, const nlohmann::json &f,
   // Field-observed paths are interesting too (docs/merge.md). Counts are
   // optional here: they only place chords (a corpus has them; without,
   // the compiler's estimates do).
-  std::map<uint64_t, uint64_t> counts; // by id
+  std::vector<std::pair<uint64_t, uint64_t>> idCounts;
   const auto add = [&](const char *list, const std::vector<nlohmann::json> &paths) {
     for (size_t k = 0; k < paths.size(); ++k) {
       const JsonPath path = at.at(list).index(k);
-      uint64_t &count = counts[path.field<uint64_t>(paths[k], "id")];
-      count = saturatingAdd(count, path.optionalField<uint64_t>(paths[k], "count", 0));
+      idCounts.emplace_back(path.field<uint64_t>(paths[k], "id"),
+                            path.optionalField<uint64_t>(paths[k], "count", 0));
     }
   };
   add("paths", at.field<std::vector<nlohmann::json>>(f, "paths"));
   add("field_paths", at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {}));
-  for (const auto &[id, count] : counts) {
-    tested.ids.push_back(id);
-    tested.counts.push_back(count);
-  }
+  setTestedPathCounts(tested, idCounts);
   index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
 }
 
@@ -398,7 +397,13 @@ private:
 
 } // namespace
 
-TestedPathIndex readTestedPaths(std::string_view json) {
+TestedPathIndex readTestedPaths(std::string_view json, size_t readable) {
+  if (std::optional<TestedPathIndex> plain = scanTestedPaths(json, readable))
+    return std::move(*plain);
+  return readTestedPathsReference(json);
+}
+
+TestedPathIndex readTestedPathsReference(std::string_view json) {
   TestedPathIndex index;
   PlacedJsonParser<TestedPathsReader> parser(json, index);
   nlohmann::json::sax_parse(json.begin(), json.end(), &parser);

@@ -5,7 +5,13 @@
 #include "pathcov/format/Corpus.h"
 #include "pathcov/format/InputError.h"
 
+#include "TestedPathScan.h"
+
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <functional>
+#include <random>
 
 using namespace pathcov;
 
@@ -143,4 +149,197 @@ TEST(TestedPathReader, PlacesANumberOverflow) {
   EXPECT_EQ(problemOf("{\"format\":\"pathcov-corpus\",\"format_version\":\"2.0\",\n"
                       "\"functions\":[{\"paths\":[{\"id\":1e400}]}]}"),
             "parse error at line 2, column 34: number overflow parsing '1e400'");
+}
+
+// The fast reader (TestedPathScan.h) reads what the tools write, and gives
+// the reference reader's index or gives up: never another index, never an
+// index where the reference reader finds a problem.
+namespace {
+
+// "" when the fast reader agrees with the reference reader on `json`, else
+// what differs. `plain`: the fast reader must not give up on it.
+std::string fastReaderDisagrees(const std::string &json, bool plain) {
+  const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
+  if (!fast)
+    return plain ? "the fast reader gave up on a plain corpus" : "";
+  try {
+    if (*fast != readTestedPathsReference(json))
+      return "the fast reader's index differs";
+  } catch (const InputError &e) {
+    return std::string("the fast reader accepted what the reference refuses: ") +
+           e.what();
+  }
+  return "";
+}
+
+const char *const kHead = R"({"format":"pathcov-corpus","format_version":"2.0","functions":)";
+
+} // namespace
+
+TEST(TestedPathScan, ReadsAPlainCorpusAsTheReferenceDoes) {
+  const std::string json = std::string(R"({
+    "format": "pathcov-corpus", "format_version": "2.1", "profiles": 2,
+    "modules": [{"path": "/bin/x", "build_id": null}],
+    "functions": [
+      {"identity": "f", "checksum": "c1", "optimization": "-O2",
+       "blocks": [{"lines": [1, 2]}], "edges": [[0, 1, "true", 1.5e3]],
+       "paths": [{"id": 7, "count": 1, "tests": ["a\"b", "\u00e9"]},
+                 {"id": 2, "count": 18446744073709551615}],
+       "field_paths": [{"id": 2, "count": 4}, {"id": 5, "seen": [{"report": "r"}]}]},
+      {"identity": "g", "skipped": "too many paths", "paths": []},
+      {"identity": "f", "checksum": "c2", "paths": [], "acyclic_paths_saturated": false},
+      {"identity": "h", "skipped": "", "checksum": "c3", "paths": [{"\u0069d": 0}]}],
+    "set_aside": [{"x": [true, false, null, -0.5e-3, {}]}]})");
+  const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
+  ASSERT_TRUE(fast);
+  const std::vector<TestedPaths> &f = fast->at("f");
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_EQ(f[0].ids, (std::vector<uint64_t>{2, 5, 7}));
+  // 2^64 - 1 + 4 saturates.
+  EXPECT_EQ(f[0].counts, (std::vector<uint64_t>{UINT64_MAX, 0, 1}));
+  EXPECT_EQ(f[0].optimization, "-O2");
+  EXPECT_EQ(fast->count("g"), 0u);
+  EXPECT_EQ(fast->at("h")[0].ids, (std::vector<uint64_t>{0}));
+  EXPECT_EQ(fastReaderDisagrees(json, true), "");
+}
+
+// Anything the fast reader does not expect is the reference reader's to
+// decide, also what the reference reader accepts.
+TEST(TestedPathScan, GivesUpWhereTheReferenceDecides) {
+  const std::string head = kHead;
+  const std::string f = R"({"identity":"f","checksum":"c","paths":[{"id":1}]})";
+  const std::string cases[] = {
+      head + "[" + f + "],\"functions\":[]}",                     // repeated key
+      head + R"([{"identity":"f","identity":"g","checksum":"c","paths":[]}]})",
+      head + R"([{"identity":"f","checksum":"c","paths":[{"id":1,"id":2}]}]})",
+      head + R"([{"identity":"f","checksum":"c","paths":[],"field_paths":null}]})",
+      head + R"([{"identity":"f","checksum":"c","paths":[{"id":1.0}]}]})",
+      head + R"([{"identity":"f","checksum":"c","paths":[{"id":-1}]}]})",
+      head + R"([{"identity":"f","checksum":"c","paths":[{"id":1,"count":null}]}]})",
+      head + R"([{"identity":"f","skipped":"x","paths":[{"id":-1}]}]})",
+      head + R"([{"identity":"f","skipped":"x","paths":"whatever"}]})",
+      head + "[" + f + "],\"x\":123456789012345678901234567890}", // a big integer
+      "\xef\xbb\xbf" + head + "[" + f + "]}",                         // a byte-order mark
+      head + "[" + f + "]} x",
+      head + "[" + f + "]",
+      head + "[" + f + "],\"x\":1e400}",
+      head + "[" + f + "],\"x\":\"\\ud800\"}",
+      head + "[" + f + "],\"x\":nul}",
+      head + "[" + f + "],\"x\":[1,]}",
+      std::string(R"({"format":"pathcov-corpus","format_version":"1.0","functions":[]})"),
+      std::string(R"({"format":"pathcov-corpus","functions":[]})"),
+  };
+  for (const std::string &json : cases) {
+    EXPECT_FALSE(scanTestedPaths(json, json.size())) << json;
+    EXPECT_EQ(fastReaderDisagrees(json, false), "") << json;
+  }
+  // Through readTestedPaths, the reference reader's answer.
+  EXPECT_EQ(readTestedPaths(cases[0]).size(), 0u);
+  EXPECT_EQ(readTestedPaths(cases[1]).at("g")[0].checksum, "c");
+  EXPECT_EQ(problemOf(cases[5]), "functions[0].paths[0].id: expected a non-negative integer");
+  EXPECT_EQ(readTestedPaths(cases[9]).at("f")[0].ids, (std::vector<uint64_t>{1}));
+}
+
+namespace {
+
+// A random corpus of the plain shape: keys in any order, metadata the
+// reader skips (nested, with escapes and every kind of number), ids
+// repeated between paths and field paths, counts near 2^64.
+std::string randomCorpus(std::mt19937_64 &rng) {
+  const auto pick = [&](int n) { return static_cast<int>(rng() % n); };
+  std::function<std::string(int)> junk = [&](int depth) -> std::string {
+    switch (pick(depth > 3 ? 5 : 7)) {
+    case 0: return std::to_string(rng() % 1000);
+    case 1: return "-12.5e-3";
+    case 2: return R"("a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00")";
+    case 3: return pick(2) ? "true" : "false";
+    case 4: return "null";
+    case 5: {
+      std::string s = "[";
+      for (int k = pick(3); k > 0; --k)
+        s += junk(depth + 1) + (k > 1 ? "," : "");
+      return s + "]";
+    }
+    default: {
+      std::string s = "{";
+      for (int k = pick(3); k > 0; --k)
+        s += "\"k" + std::to_string(k) + "\":" + junk(depth + 1) + (k > 1 ? "," : "");
+      return s + "}";
+    }
+    }
+  };
+  const auto id = [&] { return std::to_string(pick(4) ? rng() % 16 : rng()); };
+  const auto count = [&] {
+    return std::to_string(pick(4) ? rng() % 100 : UINT64_MAX - rng() % 3);
+  };
+  const auto pathList = [&] {
+    std::string s = "[";
+    for (int k = pick(5); k > 0; --k) {
+      std::vector<std::string> keys = {"\"id\":" + id()};
+      if (pick(3))
+        keys.push_back("\"count\":" + count());
+      if (pick(2))
+        keys.push_back("\"tests\":" + junk(2));
+      std::shuffle(keys.begin(), keys.end(), rng);
+      s += "{";
+      for (size_t j = 0; j < keys.size(); ++j)
+        s += (j ? "," : "") + keys[j];
+      s += std::string("}") + (k > 1 ? "," : "");
+    }
+    return s + "]";
+  };
+  std::string functions = "[";
+  for (int n = pick(6); n > 0; --n) {
+    std::vector<std::string> keys = {"\"identity\":\"f" + std::to_string(pick(3)) + "\"",
+                                     "\"checksum\":\"c" + std::to_string(pick(2)) + "\"",
+                                     "\"paths\":" + pathList()};
+    if (pick(2))
+      keys.push_back("\"field_paths\":" + pathList());
+    if (pick(2))
+      keys.push_back("\"optimization\":\"-O" + std::to_string(pick(4)) + "\"");
+    if (pick(5) == 0)
+      keys.push_back(std::string("\"skipped\":\"") + (pick(2) ? "too many" : "") + "\"");
+    for (int k = pick(3); k > 0; --k)
+      keys.push_back("\"m" + std::to_string(k) + "\":" + junk(1));
+    std::shuffle(keys.begin(), keys.end(), rng);
+    functions += "{";
+    for (size_t j = 0; j < keys.size(); ++j)
+      functions += (j ? ",\n" : "") + keys[j];
+    functions += std::string("}") + (n > 1 ? ",\n" : "");
+  }
+  functions += "]";
+  std::vector<std::string> top = {R"("format":"pathcov-corpus")",
+                                  R"("format_version":"2.0")",
+                                  "\"functions\":" + functions,
+                                  "\"modules\":" + junk(1)};
+  std::shuffle(top.begin(), top.end(), rng);
+  std::string json = "{";
+  for (size_t j = 0; j < top.size(); ++j)
+    json += (j ? ", " : " ") + top[j];
+  return json + "}\n";
+}
+
+} // namespace
+
+// Property: on random plain corpora the fast reader gives the reference's
+// index; on the same corpora with a byte changed, added or removed, it
+// gives that index or gives up.
+TEST(TestedPathScan, AgreesWithTheReferenceOnRandomCorpora) {
+  std::mt19937_64 rng(20261126);
+  int mutatedAccepted = 0;
+  for (int round = 0; round < 5000; ++round) {
+    std::string json = randomCorpus(rng);
+    ASSERT_EQ(fastReaderDisagrees(json, true), "") << json;
+    const size_t at = rng() % json.size();
+    const char byte = "{}[],:\"\\ 0123456789-+.eEtfnu"[rng() % 28];
+    switch (rng() % 3) {
+    case 0: json[at] = byte; break;
+    case 1: json.insert(json.begin() + at, byte); break;
+    default: json.erase(at, 1); break;
+    }
+    ASSERT_EQ(fastReaderDisagrees(json, false), "") << json;
+    mutatedAccepted += scanTestedPaths(json, json.size()).has_value();
+  }
+  // Some changes keep a plain corpus (a digit of an id): they were compared.
+  EXPECT_GT(mutatedAccepted, 100);
 }

@@ -132,14 +132,24 @@ struct TestedPaths {
   std::vector<uint64_t> ids;
   std::vector<uint64_t> counts; // parallel to ids
   std::string optimization;     // FunctionMetadata::optimization
+
+  bool operator==(const TestedPaths &o) const {
+    return checksum == o.checksum && ids == o.ids && counts == o.counts &&
+           optimization == o.optimization;
+  }
 };
 using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
 // From the corpus's text. A corpus is mostly metadata this does not need
 // (blocks, edges, lines, tests): the parser drops it as it reads, so only
 // identities, checksums and ids are ever held. Throws InputError naming
 // the place of the problem: the JSON path, or the line and column of a
-// syntax error.
-TestedPathIndex readTestedPaths(std::string_view json);
+// syntax error. `readable`: how many bytes may be read from json.data()
+// (at least json.size()); with testedPathScanPadding() more, a corpus of
+// the plain shape is read in place, else from a padded copy
+// (core/src/TestedPathScan.h).
+TestedPathIndex readTestedPaths(std::string_view json, size_t readable = 0);
+// The bytes past a corpus's end that readTestedPaths reads in place.
+size_t testedPathScanPadding();
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);
 

@@ -1,0 +1,418 @@
+#include "TestedPathScan.h"
+
+#include "pathcov/core/Checked.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <string>
+
+namespace pathcov {
+
+namespace {
+
+namespace ondemand = simdjson::ondemand;
+using simdjson::error_code;
+using simdjson::SUCCESS;
+
+// Not a plain corpus: the reference reader decides what it is.
+constexpr error_code kNotPlain = simdjson::INCORRECT_TYPE;
+
+#define PATHCOV_TRY(expr)                                                      \
+  do {                                                                         \
+    if (const error_code e_ = (expr); e_ != SUCCESS)                           \
+      return e_;                                                               \
+  } while (0)
+
+using IdCounts = std::vector<std::pair<uint64_t, uint64_t>>;
+
+// A key as written where it has no escape, as almost every key: unescaping
+// copies it into simdjson's string buffer, memory a gigabyte corpus pays
+// for. Stage 1 has checked its bytes; a key with an escape is unescaped,
+// which checks the escape.
+error_code keyOf(ondemand::field &field, std::string_view &key) {
+  const char *start = field.key().raw();
+  const char *end = start;
+  while (*end != '"' && *end != '\\')
+    ++end;
+  if (*end == '"') {
+    key = std::string_view(start, static_cast<size_t>(end - start));
+    return SUCCESS;
+  }
+  return field.unescaped_key().get(key);
+}
+
+// visit(key, value) for each field of `object`, in order, until an error.
+template <typename Visit> error_code forEachField(ondemand::object &object, Visit visit) {
+  for (auto entry : object) {
+    ondemand::field field;
+    PATHCOV_TRY(std::move(entry).get(field));
+    std::string_view key;
+    PATHCOV_TRY(keyOf(field, key));
+    PATHCOV_TRY(visit(key, field.value()));
+  }
+  return SUCCESS;
+}
+
+bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+// A string's end (after its closing quote) from its opening quote at
+// `at`, or npos. Not a check of the string: simdjson's, when its piece is
+// parsed.
+size_t stringEnd(std::string_view text, size_t at) {
+  for (size_t i = at + 1; i < text.size(); ++i) {
+    if (text[i] == '\\')
+      ++i;
+    else if (text[i] == '"')
+      return i + 1;
+  }
+  return std::string_view::npos;
+}
+
+// The end of the value that starts at `at`, or npos: brackets counted
+// outside strings, a scalar up to the next delimiter. What lies between
+// is simdjson's to check.
+size_t valueEnd(std::string_view text, size_t at) {
+  if (at >= text.size())
+    return std::string_view::npos;
+  const char first = text[at];
+  if (first == '"')
+    return stringEnd(text, at);
+  if (first != '{' && first != '[') {
+    size_t i = at;
+    while (i < text.size() && !isSpace(text[i]) && text[i] != ',' && text[i] != ']' &&
+           text[i] != '}')
+      ++i;
+    return i;
+  }
+  size_t depth = 0;
+  for (size_t i = at; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '"') {
+      i = stringEnd(text, i);
+      if (i == std::string_view::npos)
+        return i;
+      --i;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ']') && --depth == 0) {
+      return i + 1;
+    }
+  }
+  return std::string_view::npos;
+}
+
+// Reads a corpus piece by piece: the top object's members, and each
+// element of an array member, are each parsed by simdjson as a document of
+// their own; the punctuation between them is checked here. simdjson's
+// structural index takes 4 bytes a structural character of a document:
+// the whole of a gigabyte corpus at once cost more memory than the text.
+class Scanner {
+public:
+  Scanner(std::string_view text, size_t readable, TestedPathIndex &index)
+      : text_(text), readable_(readable), index_(index) {}
+
+  // {"format": ..., "format_version": ..., "functions": [...], ...}: each
+  // of the three once, any other member checked and dropped.
+  error_code document() {
+    PATHCOV_TRY(expect('{'));
+    bool format = false, version = false, functions = false;
+    if (!next('}')) {
+      do {
+        std::string_view key;
+        PATHCOV_TRY(memberKey(key));
+        if (key == "format") {
+          PATHCOV_TRY(once(format));
+          PATHCOV_TRY(piece([](auto &doc) {
+            std::string_view text;
+            PATHCOV_TRY(doc.get_string().get(text));
+            return text == "pathcov-corpus" ? SUCCESS : kNotPlain;
+          }));
+        } else if (key == "format_version") {
+          PATHCOV_TRY(once(version));
+          PATHCOV_TRY(piece([](auto &doc) {
+            std::string_view text;
+            PATHCOV_TRY(doc.get_string().get(text));
+            return text.substr(0, 2) == "2." ? SUCCESS : kNotPlain;
+          }));
+        } else if (key == "functions") {
+          PATHCOV_TRY(once(functions));
+          PATHCOV_TRY(elements([this](auto &doc) { return function(doc); }));
+        } else if (at('[')) {
+          PATHCOV_TRY(elements([](auto &doc) { return validate(doc); }));
+        } else {
+          PATHCOV_TRY(piece([](auto &doc) { return validate(doc); }));
+        }
+      } while (next(','));
+      PATHCOV_TRY(expect('}'));
+    }
+    skipSpace();
+    if (!format || !version || !functions || pos_ != text_.size())
+      return kNotPlain;
+    return SUCCESS;
+  }
+
+private:
+  void skipSpace() {
+    while (pos_ < text_.size() && isSpace(text_[pos_]))
+      ++pos_;
+  }
+
+  bool at(char c) {
+    skipSpace();
+    return pos_ < text_.size() && text_[pos_] == c;
+  }
+
+  bool next(char c) {
+    if (!at(c))
+      return false;
+    ++pos_;
+    return true;
+  }
+
+  error_code expect(char c) { return next(c) ? SUCCESS : kNotPlain; }
+
+  // A member's key and colon. Printable ASCII without escapes: every byte
+  // outside the pieces is checked here.
+  error_code memberKey(std::string_view &key) {
+    PATHCOV_TRY(expect('"'));
+    const size_t start = pos_;
+    while (pos_ < text_.size() && text_[pos_] != '"') {
+      if (text_[pos_] < 0x20 || text_[pos_] > 0x7e || text_[pos_] == '\\')
+        return kNotPlain;
+      ++pos_;
+    }
+    if (pos_ == text_.size())
+      return kNotPlain;
+    key = text_.substr(start, pos_ - start);
+    ++pos_;
+    return expect(':');
+  }
+
+  // The value at the current place, as a document of its own: visit(doc),
+  // then nothing may be left of it.
+  template <typename Visit> error_code piece(Visit visit) {
+    skipSpace();
+    const size_t end = valueEnd(text_, pos_);
+    if (end == std::string_view::npos)
+      return kNotPlain;
+    const size_t start = pos_;
+    const std::string_view json = text_.substr(start, end - start);
+    pos_ = end;
+    ondemand::document doc;
+    if (json[0] == '{' || json[0] == '[') {
+      PATHCOV_TRY(parser_
+                      .iterate(simdjson::padded_string_view(json.data(), json.size(),
+                                                            readable_ - start))
+                      .get(doc));
+      PATHCOV_TRY(visit(doc));
+      // Nothing may follow the value.
+      return doc.current_location().error() == simdjson::OUT_OF_BOUNDS ? SUCCESS
+                                                                       : kNotPlain;
+    }
+    // A scalar, in an array: simdjson checks a document's root scalar less
+    // (`null.` passed for null), and a member's scalars are short.
+    const simdjson::padded_string wrapped("[" + std::string(json) + "]");
+    ondemand::array list;
+    PATHCOV_TRY(parser_.iterate(wrapped).get(doc));
+    PATHCOV_TRY(doc.get_array().get(list));
+    size_t count = 0;
+    for (auto element : list) {
+      ondemand::value value;
+      PATHCOV_TRY(element.get(value));
+      PATHCOV_TRY(visit(value));
+      ++count;
+    }
+    return count == 1 && doc.current_location().error() == simdjson::OUT_OF_BOUNDS
+               ? SUCCESS
+               : kNotPlain;
+  }
+
+  // An array's elements, each a piece.
+  template <typename Visit> error_code elements(Visit visit) {
+    PATHCOV_TRY(expect('['));
+    if (next(']'))
+      return SUCCESS;
+    do
+      PATHCOV_TRY(piece(visit));
+    while (next(','));
+    return expect(']');
+  }
+
+  static error_code once(bool &seen) {
+    if (seen)
+      return kNotPlain;
+    seen = true;
+    return SUCCESS;
+  }
+
+  static error_code string(ondemand::value value, bool &seen, std::string &out) {
+    PATHCOV_TRY(once(seen));
+    std::string_view text;
+    PATHCOV_TRY(value.get_string().get(text));
+    out.assign(text);
+    return SUCCESS;
+  }
+
+  // A function: the keys addTestedFunction (Corpus.cc) reads, each once.
+  template <typename Json> error_code function(Json &json) {
+    ondemand::object f;
+    PATHCOV_TRY(json.get_object().get(f));
+    std::string identity, checksum, skipped, optimization;
+    bool hasIdentity = false, hasChecksum = false, hasSkipped = false,
+         hasOptimization = false, hasPaths = false, hasFieldPaths = false;
+    idCounts_.clear();
+    PATHCOV_TRY(forEachField(f, [&](std::string_view key, ondemand::value v) {
+      if (key == "identity")
+        return string(v, hasIdentity, identity);
+      if (key == "checksum")
+        return string(v, hasChecksum, checksum);
+      if (key == "skipped")
+        return string(v, hasSkipped, skipped);
+      if (key == "optimization")
+        return string(v, hasOptimization, optimization);
+      if (key == "paths" || key == "field_paths") {
+        PATHCOV_TRY(once(key == "paths" ? hasPaths : hasFieldPaths));
+        return pathList(v);
+      }
+      return validate(v);
+    }));
+    if (!skipped.empty())
+      return SUCCESS; // uninstrumented: no paths to check
+    if (!hasIdentity || !hasChecksum || !hasPaths)
+      return kNotPlain;
+    TestedPaths tested{std::move(checksum), {}, {}, std::move(optimization)};
+    setTestedPathCounts(tested, idCounts_);
+    index_[identity].push_back(std::move(tested));
+    return SUCCESS;
+  }
+
+  // [{"id": N, "count": N, ...}, ...]: count optional, 0.
+  error_code pathList(ondemand::value value) {
+    ondemand::array list;
+    PATHCOV_TRY(value.get_array().get(list));
+    for (auto element : list) {
+      ondemand::object path;
+      PATHCOV_TRY(element.get_object().get(path));
+      uint64_t id = 0, count = 0;
+      bool hasId = false, hasCount = false;
+      PATHCOV_TRY(forEachField(path, [&](std::string_view key, ondemand::value v) {
+        if (key == "id") {
+          PATHCOV_TRY(once(hasId));
+          return v.get_uint64().get(id);
+        }
+        if (key == "count") {
+          PATHCOV_TRY(once(hasCount));
+          return v.get_uint64().get(count);
+        }
+        return validate(v);
+      }));
+      if (!hasId)
+        return kNotPlain;
+      idCounts_.emplace_back(id, count);
+    }
+    return SUCCESS;
+  }
+
+  // A value nothing reads, read all the same: On-Demand would otherwise
+  // skip it unchecked, and a corpus the reference reader refuses must not
+  // pass here.
+  template <typename Json> static error_code validate(Json &value) {
+    ondemand::json_type type;
+    PATHCOV_TRY(value.type().get(type));
+    switch (type) {
+    case ondemand::json_type::array: {
+      ondemand::array list;
+      PATHCOV_TRY(value.get_array().get(list));
+      for (auto element : list) {
+        ondemand::value v;
+        PATHCOV_TRY(element.get(v));
+        PATHCOV_TRY(validate(v));
+      }
+      return SUCCESS;
+    }
+    case ondemand::json_type::object: {
+      ondemand::object object;
+      PATHCOV_TRY(value.get_object().get(object));
+      return forEachField(object, [](std::string_view, ondemand::value v) {
+        return validate(v);
+      });
+    }
+    case ondemand::json_type::number: {
+      ondemand::number number;
+      return value.get_number().get(number);
+    }
+    case ondemand::json_type::string: {
+      // As for keys: only a string with an escape is unescaped. Either way
+      // it is consumed: On-Demand checks what follows a value only then.
+      if (rawToken(value).find('\\') == std::string_view::npos) {
+        ondemand::raw_json_string raw;
+        return value.get_raw_json_string().get(raw);
+      }
+      std::string_view text;
+      return value.get_string().get(text);
+    }
+    case ondemand::json_type::boolean: {
+      bool b;
+      return value.get_bool().get(b);
+    }
+    case ondemand::json_type::null: {
+      bool isNull;
+      PATHCOV_TRY(value.is_null().get(isNull));
+      return isNull ? SUCCESS : kNotPlain;
+    }
+    }
+    return kNotPlain;
+  }
+
+  static std::string_view rawToken(ondemand::value &value) {
+    return value.raw_json_token();
+  }
+  static std::string_view rawToken(ondemand::document &doc) {
+    std::string_view token;
+    return doc.raw_json_token().get(token) == SUCCESS ? token : std::string_view();
+  }
+
+  std::string_view text_;
+  size_t readable_; // bytes readable from text_.data(), padding included
+  size_t pos_ = 0;
+  ondemand::parser parser_;
+  TestedPathIndex &index_;
+  IdCounts idCounts_; // the current function's
+};
+
+#undef PATHCOV_TRY
+
+} // namespace
+
+size_t testedPathScanPadding() { return simdjson::SIMDJSON_PADDING; }
+
+std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
+                                               size_t readable) {
+  simdjson::padded_string copy;
+  if (readable < json.size() + simdjson::SIMDJSON_PADDING) {
+    copy = simdjson::padded_string(json);
+    json = std::string_view(copy.data(), copy.size());
+    readable = json.size() + simdjson::SIMDJSON_PADDING;
+  }
+  TestedPathIndex index;
+  if (Scanner(json, readable, index).document() != SUCCESS)
+    return std::nullopt;
+  return index;
+}
+
+void setTestedPathCounts(TestedPaths &tested, IdCounts &idCounts) {
+  std::sort(idCounts.begin(), idCounts.end());
+  tested.ids.clear();
+  tested.counts.clear();
+  for (const auto &[id, count] : idCounts) {
+    if (!tested.ids.empty() && tested.ids.back() == id) {
+      tested.counts.back() = saturatingAdd(tested.counts.back(), count);
+      continue;
+    }
+    tested.ids.push_back(id);
+    tested.counts.push_back(count);
+  }
+}
+
+} // namespace pathcov

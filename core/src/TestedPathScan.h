@@ -1,0 +1,41 @@
+// readTestedPaths's fast reader (simdjson's On-Demand API): a corpus of a
+// million functions is a gigabyte of JSON, which nlohmann's SAX parser
+// reads at about 160 instructions a byte (36.7 s), simdjson at a few.
+//
+// It reads only corpora of the plain shape `pathcov collect` and `merge`
+// write, and validates every byte of them. Anything else (bad JSON, a
+// number or a key it does not expect, a repeated key) makes it give up,
+// and the reference reader (Corpus.cc, nlohmann) reads the corpus again:
+// it alone decides what a corpus that is not plain means, and words the
+// error. So where this reader returns an index, it is the one the reference
+// reader would return (checked by unit tests and by the tested-paths fuzz
+// target, which runs both).
+#pragma once
+
+#include "pathcov/format/Corpus.h"
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace pathcov {
+
+// `json` with `readable` bytes readable from json.data() (at least
+// json.size()); without simdjson's padding past the end, a padded copy is
+// made. Empty: not plain, read it with the reference reader.
+std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
+                                               size_t readable);
+
+// The reference reader (Corpus.cc): nlohmann's SAX parser, any corpus,
+// its problems worded. readTestedPaths is scanTestedPaths, else this.
+TestedPathIndex readTestedPathsReference(std::string_view json);
+
+// One function's interesting paths from its (id, count) list, in any order
+// and with repeats (paths and field_paths): ids ascending, each once, counts
+// summed, saturating. Both readers build their TestedPaths with it.
+void setTestedPathCounts(TestedPaths &tested,
+                         std::vector<std::pair<uint64_t, uint64_t>> &idCounts);
+
+} // namespace pathcov
