@@ -32,12 +32,13 @@ FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_READERS ?=
 FUZZ_RESUME ?=
+FUZZ_KEEP ?=
 fuzz: all
 	./scripts/install-deps.sh --fuzz
 	$(MAKE) $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	python3 fuzz/run_fuzz.py --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) \
-	  $(if $(FUZZ_RESUME),--resume) $(FUZZ_READERS)
+	  $(if $(FUZZ_RESUME),--resume) $(if $(FUZZ_KEEP),--keep) $(FUZZ_READERS)
 
 # afl-clang-fast: Debian's afl-gcc-fast refuses its own GCC 12 ("GCC and
 # plugin have incompatible versions").

@@ -3,19 +3,26 @@
 pathcov_fuzz, one after the other, then prints what each run did. Exits 1
 if any run found a crash or a hang, or could not run.
 
-Usage: run_fuzz.py --build build-fuzz --seconds 60 [--resume] [READER...]
+Usage: run_fuzz.py --build build-fuzz --seconds 60 [--resume] [--keep] [READER...]
 (no READER: every reader with a seed directory, build-fuzz/fuzz/seeds/).
 Each run starts afresh in build-fuzz/fuzz/work/READER (afl-fuzz -o): copy
 the findings of a run (its default/crashes, default/hangs) before the next.
 With --resume, a run starts from the seeds and the queue the reader's last
-run left there, so that runs add up until nothing new is found.
+run left there, so that runs add up until nothing new is found. With
+--keep, the run's queue, minimized by afl-cmin, replaces the queue-*
+seeds of testsuite/fuzz/READER/ (they are committed: a campaign on
+another machine goes on from there; afl-cmin keeps an input for each
+edge only one of them reaches).
 """
 import argparse
+import hashlib
 import os
 import shutil
 import subprocess
 import sys
 import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def fuzzer_stats(out):
@@ -40,6 +47,28 @@ def resumed_seeds(seeds, out):
                 shutil.copy(os.path.join(queue, name),
                             os.path.join(merged, "queue-" + name[3:9]))
     return merged
+
+
+def keep_queue(driver, reader, out, seeds_dir):
+    """The run's queue, minimized, as seeds_dir's queue-* files."""
+    minimized = out + ".min"
+    shutil.rmtree(minimized, ignore_errors=True)
+    with open(out + ".cmin.log", "w") as log:
+        subprocess.run(["afl-cmin", "-i", os.path.join(out, "default", "queue"),
+                        "-o", minimized, "--", driver, reader, "@@"],
+                       env=dict(os.environ, AFL_NO_AFFINITY="1"),
+                       stdout=log, stderr=subprocess.STDOUT, check=True)
+    os.makedirs(seeds_dir, exist_ok=True)
+    for name in os.listdir(seeds_dir):
+        if name.startswith("queue-"):
+            os.remove(os.path.join(seeds_dir, name))
+    for name in os.listdir(minimized):
+        with open(os.path.join(minimized, name), "rb") as f:
+            data = f.read()
+        with open(os.path.join(seeds_dir, "queue-" + hashlib.sha1(data).hexdigest()[:16]),
+                  "wb") as f:
+            f.write(data)
+    print(f"  (kept {len(os.listdir(minimized))} inputs in {seeds_dir})")
 
 
 def run(driver, reader, seeds, out, seconds, resume):
@@ -81,6 +110,7 @@ def main():
     parser.add_argument("--build", required=True)
     parser.add_argument("--seconds", type=int, default=60)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--keep", action="store_true")
     parser.add_argument("readers", nargs="*")
     args = parser.parse_args()
     fuzz = os.path.join(os.path.abspath(args.build), "fuzz")
@@ -89,9 +119,13 @@ def main():
     clean = True
     for reader in readers:
         started = time.monotonic()
-        clean &= run(os.path.join(fuzz, "pathcov_fuzz"), reader,
-                     os.path.join(fuzz, "seeds", reader),
-                     os.path.join(fuzz, "work", reader), args.seconds, args.resume)
+        driver, out = os.path.join(fuzz, "pathcov_fuzz"), os.path.join(fuzz, "work", reader)
+        ran = run(driver, reader, os.path.join(fuzz, "seeds", reader), out,
+                  args.seconds, args.resume)
+        if ran and args.keep:
+            keep_queue(driver, reader, out,
+                       os.path.join(TOP, "testsuite", "fuzz", reader))
+        clean &= ran
         print(f"  ({time.monotonic() - started:.0f} s wall, findings in "
               f"{os.path.join(fuzz, 'work', reader, 'default')})")
     sys.exit(0 if clean else 1)
