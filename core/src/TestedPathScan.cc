@@ -194,8 +194,8 @@ private:
   template <typename Visit> error_code piece(Visit visit) {
     skipSpace();
     const size_t end = valueEnd(text_, pos_);
-    if (end == std::string_view::npos)
-      return kNotPlain;
+    if (end == std::string_view::npos || end == pos_)
+      return kNotPlain; // unterminated, or no value
     const size_t start = pos_;
     const std::string_view json = text_.substr(start, end - start);
     pos_ = end;
