@@ -226,6 +226,8 @@ TEST(TestedPathScan, GivesUpWhereTheReferenceDecides) {
       head + "[" + f + "],\"x\":\"\\ud800\"}",
       head + "[" + f + "],\"x\":nul}",
       head + "[" + f + "],\"x\":[1,]}",
+      head + "[" + f + "],\"x\":,\"y\":1}",                         // no value
+      head + "[" + f + "],\"x\":}",
       std::string(R"({"format":"pathcov-corpus","format_version":"1.0","functions":[]})"),
       std::string(R"({"format":"pathcov-corpus","functions":[]})"),
   };
