@@ -180,8 +180,8 @@ nlohmann::json toJson(const Corpus &corpus) {
     }
     functions.push_back(std::move(j));
   }
-  nlohmann::json doc = {{"format", "pathcov-corpus"},
-                        {"format_version", "2.0"},
+  nlohmann::json doc = {{"format", kCorpusFormat},
+                        {"format_version", std::to_string(kCorpusMajorVersion) + ".0"},
                         {"modules", std::move(modules)},
                         {"profiles", corpus.profiles}};
   if (!corpus.profileIds.empty())
@@ -276,7 +276,7 @@ public:
   // The problems in the order a DOM reader finds them: the format, then
   // the functions (of the last "functions" key, as in a DOM).
   void finish() const {
-    checkFormat(top_, "pathcov-corpus", 2);
+    checkFormat(top_, kCorpusFormat, kCorpusMajorVersion);
     if (!sawFunctions_)
       throw InputError("functions: missing");
     if (!problem_.empty())
@@ -412,7 +412,7 @@ TestedPathIndex readTestedPathsReference(std::string_view json) {
 }
 
 Corpus readCorpus(const nlohmann::json &doc) {
-  checkFormat(doc, "pathcov-corpus", 2);
+  checkFormat(doc, kCorpusFormat, kCorpusMajorVersion);
   const JsonPath top;
   Corpus corpus;
   for (const nlohmann::json &m :

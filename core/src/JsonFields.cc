@@ -6,14 +6,18 @@
 
 namespace pathcov {
 
+bool hasMajorVersion(std::string_view version, int major) {
+  const std::string expected = std::to_string(major) + ".";
+  return version.substr(0, expected.size()) == expected;
+}
+
 void checkFormat(const nlohmann::json &doc, const char *format, int major) {
   const JsonPath top;
   const std::string actual = top.field<std::string>(doc, "format");
   if (actual != format)
     throw InputError("format: \"" + actual + "\" is not \"" + format + "\"");
   const std::string version = top.field<std::string>(doc, "format_version");
-  const std::string expected = std::to_string(major) + ".";
-  if (version.compare(0, expected.size(), expected) == 0)
+  if (hasMajorVersion(version, major))
     return;
   const std::string unsupported = "format_version: unsupported version \"" +
                                   version + "\" (this pathcov reads " +

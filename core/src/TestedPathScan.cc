@@ -1,6 +1,7 @@
 #include "TestedPathScan.h"
 
 #include "pathcov/core/Checked.h"
+#include "pathcov/format/JsonFields.h"
 
 #include <simdjson.h>
 
@@ -126,14 +127,14 @@ public:
           PATHCOV_TRY(piece([](auto &doc) {
             std::string_view text;
             PATHCOV_TRY(doc.get_string().get(text));
-            return text == "pathcov-corpus" ? SUCCESS : kNotPlain;
+            return text == kCorpusFormat ? SUCCESS : kNotPlain;
           }));
         } else if (key == "format_version") {
           PATHCOV_TRY(once(version));
           PATHCOV_TRY(piece([](auto &doc) {
             std::string_view text;
             PATHCOV_TRY(doc.get_string().get(text));
-            return text.substr(0, 2) == "2." ? SUCCESS : kNotPlain;
+            return hasMajorVersion(text, kCorpusMajorVersion) ? SUCCESS : kNotPlain;
           }));
         } else if (key == "functions") {
           PATHCOV_TRY(once(functions));

@@ -119,6 +119,11 @@ std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus);
 
 nlohmann::json toJson(const Corpus &corpus);
 
+// The corpus format: its name, and the major version written and read
+// ("format_version": "2.0").
+constexpr const char *kCorpusFormat = "pathcov-corpus";
+constexpr int kCorpusMajorVersion = 2;
+
 // What a residual-mode build needs of a corpus, read without rebuilding
 // each function's graph: per identity, each CFG checksum it was recorded
 // with and the Ball-Larus ids of its interesting paths (ascending, no

@@ -110,6 +110,9 @@ private:
 
 // Checks "format" and that "format_version" has major version `major`.
 void checkFormat(const nlohmann::json &doc, const char *format, int major);
+// Whether `version` ("2.1") has major version `major`: what checkFormat
+// accepts.
+bool hasMajorVersion(std::string_view version, int major);
 
 // A nlohmann::json exception's message without its "[json.exception...] "
 // prefix, which means nothing to a user.
