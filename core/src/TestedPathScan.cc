@@ -124,25 +124,25 @@ public:
         PATHCOV_TRY(memberKey(key));
         if (key == "format") {
           PATHCOV_TRY(once(format));
-          PATHCOV_TRY(piece([](auto &doc) {
+          PATHCOV_TRY(piece([](ondemand::value &value) {
             std::string_view text;
-            PATHCOV_TRY(doc.get_string().get(text));
+            PATHCOV_TRY(value.get_string().get(text));
             return text == kCorpusFormat ? SUCCESS : kNotPlain;
           }));
         } else if (key == "format_version") {
           PATHCOV_TRY(once(version));
-          PATHCOV_TRY(piece([](auto &doc) {
+          PATHCOV_TRY(piece([](ondemand::value &value) {
             std::string_view text;
-            PATHCOV_TRY(doc.get_string().get(text));
+            PATHCOV_TRY(value.get_string().get(text));
             return hasMajorVersion(text, kCorpusMajorVersion) ? SUCCESS : kNotPlain;
           }));
         } else if (key == "functions") {
           PATHCOV_TRY(once(functions));
-          PATHCOV_TRY(elements([this](auto &doc) { return function(doc); }));
+          PATHCOV_TRY(elements([this](ondemand::value &value) { return function(value); }));
         } else if (at('[')) {
-          PATHCOV_TRY(elements([](auto &doc) { return validate(doc); }));
+          PATHCOV_TRY(elements([](ondemand::value &value) { return validate(value); }));
         } else {
-          PATHCOV_TRY(piece([](auto &doc) { return validate(doc); }));
+          PATHCOV_TRY(piece([](ondemand::value &value) { return validate(value); }));
         }
       } while (next(','));
       PATHCOV_TRY(expect('}'));
@@ -190,8 +190,8 @@ private:
     return expect(':');
   }
 
-  // The value at the current place, as a document of its own: visit(doc),
-  // then nothing may be left of it.
+  // The value at the current place, as a document of its own: visit(its
+  // root), then nothing may be left of it.
   template <typename Visit> error_code piece(Visit visit) {
     skipSpace();
     const size_t end = valueEnd(text_, pos_);
@@ -206,7 +206,9 @@ private:
                       .iterate(simdjson::padded_string_view(json.data(), json.size(),
                                                             readable_ - start))
                       .get(doc));
-      PATHCOV_TRY(visit(doc));
+      ondemand::value root;
+      PATHCOV_TRY(doc.get_value().get(root));
+      PATHCOV_TRY(visit(root));
       // Nothing may follow the value.
       return doc.current_location().error() == simdjson::OUT_OF_BOUNDS ? SUCCESS
                                                                        : kNotPlain;
@@ -256,9 +258,9 @@ private:
   }
 
   // A function: the keys addTestedFunction (Corpus.cc) reads, each once.
-  template <typename Json> error_code function(Json &json) {
+  error_code function(ondemand::value &value) {
     ondemand::object f;
-    PATHCOV_TRY(json.get_object().get(f));
+    PATHCOV_TRY(value.get_object().get(f));
     std::string identity, checksum, skipped, optimization;
     bool hasIdentity = false, hasChecksum = false, hasSkipped = false,
          hasOptimization = false, hasPaths = false, hasFieldPaths = false;
@@ -318,7 +320,7 @@ private:
   // A value nothing reads, read all the same: On-Demand would otherwise
   // skip it unchecked, and a corpus the reference reader refuses must not
   // pass here.
-  template <typename Json> static error_code validate(Json &value) {
+  static error_code validate(ondemand::value &value) {
     ondemand::json_type type;
     PATHCOV_TRY(value.type().get(type));
     switch (type) {
@@ -346,7 +348,7 @@ private:
     case ondemand::json_type::string: {
       // As for keys: only a string with an escape is unescaped. Either way
       // it is consumed: On-Demand checks what follows a value only then.
-      if (rawToken(value).find('\\') == std::string_view::npos) {
+      if (value.raw_json_token().find('\\') == std::string_view::npos) {
         ondemand::raw_json_string raw;
         return value.get_raw_json_string().get(raw);
       }
@@ -364,14 +366,6 @@ private:
     }
     }
     return kNotPlain;
-  }
-
-  static std::string_view rawToken(ondemand::value &value) {
-    return value.raw_json_token();
-  }
-  static std::string_view rawToken(ondemand::document &doc) {
-    std::string_view token;
-    return doc.raw_json_token().get(token) == SUCCESS ? token : std::string_view();
   }
 
   std::string_view text_;
