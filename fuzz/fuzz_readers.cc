@@ -36,22 +36,24 @@ using namespace pathcov;
 void readTestedPathsAsPlugin(const std::string &file) {
   const std::string json = readInput(file);
   const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
+  const auto disagree = [&file](const char *what) {
+    std::fprintf(stderr, "%s: the fast reader %s\n", file.c_str(), what);
+    std::abort();
+  };
+  TestedPathIndex reference;
   try {
-    const TestedPathIndex reference = readTestedPathsReference(json);
-    if (fast && *fast != reference) {
-      std::fprintf(stderr, "%s: the fast reader's index differs\n", file.c_str());
-      std::abort();
-    }
-  } catch (const std::exception &e) {
-    if (fast) {
-      std::fprintf(stderr, "%s: the fast reader accepted what the reference refuses\n",
-                   file.c_str());
-      std::abort();
-    }
-    if (dynamic_cast<const nlohmann::json::exception *>(&e))
-      throw InputError(e.what());
+    reference = readTestedPathsReference(json);
+  } catch (const InputError &) {
+    if (fast)
+      disagree("accepted what the reference refuses");
     throw;
+  } catch (const nlohmann::json::exception &e) {
+    if (fast)
+      disagree("accepted what the reference refuses");
+    throw InputError(e.what());
   }
+  if (fast && *fast != reference)
+    disagree("gave another index");
 }
 
 // The plugin's index reader. An index is only used when its stamp matches

@@ -111,14 +111,21 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
     fake_bump(&fn->counters[id & fn->table_size], fn->flags);
 }
 
-/* At the end of path id of a FAKE_HASHED_SEEN function: counted in its
- * slot if the slot holds its tag, else __pathcov_record_miss (the plugin's
+/* The plugin's inline test of path id's seen slot: counted there, and 1,
+ * if the slot holds the path's tag; else 0, and the caller calls the
+ * runtime. */
+static inline int fake_seen_count(struct pathcov_function *fn, uint64_t id) {
+  uint64_t *slot = &fn->seen[2 * (id & (fn->seen_slots - 1))];
+  if (slot[0] != id + 1)
+    return 0;
+  fake_bump(&slot[1], fn->flags);
+  return 1;
+}
+
+/* At the end of path id of a FAKE_HASHED_SEEN function (the plugin's
  * inline assembly, without the stub). */
 static inline void fake_path_seen(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *slot = &fn->seen[2 * (id & (fn->seen_slots - 1))];
-  if (slot[0] == id + 1)
-    fake_bump(&slot[1], fn->flags);
-  else
+  if (!fake_seen_count(fn, id))
     __pathcov_record_miss(fn, id);
 }
 
@@ -126,14 +133,8 @@ static inline void fake_path_seen(struct pathcov_function *fn, uint64_t id) {
  * slot is its own, else the runtime's. */
 static inline void fake_residual_miss(struct pathcov_function *fn,
                                       uint64_t bl) {
-  if (fn->seen) {
-    uint64_t *slot = &fn->seen[2 * (bl & (fn->seen_slots - 1))];
-    if (slot[0] == bl + 1) {
-      fake_bump(&slot[1], fn->flags);
-      return;
-    }
-  }
-  __pathcov_residual_path(fn, bl);
+  if (!fn->seen || !fake_seen_count(fn, bl))
+    __pathcov_residual_path(fn, bl);
 }
 
 /* Residual mode, at the end of a path whose registers are ppp (PPP) and
