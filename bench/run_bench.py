@@ -388,10 +388,9 @@ def bench_package(pkg, args, paths, res):
             if v == "record":
                 env.update(PATHCOV_PROFILE_DIR=tprof, PATHCOV_TEST=name)
                 COMMANDS.append((cwd, f"PATHCOV_PROFILE_DIR={tprof} PATHCOV_TEST={name} {cmd}"))
-            t0 = time.monotonic()
-            run(cmd, cwd=cwd, env=env, record=False)
-            wall += time.monotonic() - t0
-            log(f"{pkg.name} {VARIANT_TITLE[v]} test {name}: {time.monotonic() - t0:.1f} s")
+            seconds = run(cmd, cwd=cwd, env=env, record=False)[1]
+            wall += seconds
+            log(f"{pkg.name} {VARIANT_TITLE[v]} test {name}: {seconds:.1f} s")
         res["test_wall"][v] = wall
     run([pathcov, "collect", "-o", os.path.join(work, "corpus-b.json"), tprof])
     res["corpus"] = {"a": corpus_facts(os.path.join(work, "corpus-a.json")),
