@@ -35,7 +35,8 @@ CorpusLookup gCorpus; // residual mode
 // the seen slots (first sighting only).
 struct ResidualStats {
   unsigned byPolicy[kResidualPolicies] = {};
-  // PPP delta of the functions with tested paths: 1, (1,2], (2,4], over 4.
+  // PPP delta of the functions with tested paths, fewer than table-limit
+  // (ResidualPlan::ppp): 1, (1,2], (2,4], over 4.
   unsigned byDelta[4] = {};
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
   // Functions with seen slots, and the slots' bytes (.bss).

@@ -224,11 +224,17 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
 
   ResidualPlan plan;
   plan.tested = tested;
-  try {
-    plan.ppp = computePPPIncrements(numbered.dag, numbered.ballLarus, tested);
-  } catch (const NumberingOverflow &) {
-    // A PPP weight past 64 bits: no array; the others need no PPP ids.
-    plan.ppp = PppNumbering();
+  // An array has more entries than tested paths, so with table-limit
+  // tested paths or more no PPP numbering can give one; numbering them
+  // would only cost time and memory in proportion to their total length
+  // (seconds and hundreds of MB for tens of thousands of long paths).
+  if (tested.size() < limits.tableEntries) {
+    try {
+      plan.ppp = computePPPIncrements(numbered.dag, numbered.ballLarus, tested);
+    } catch (const NumberingOverflow &) {
+      // A PPP weight past 64 bits: no array; the others need no PPP ids.
+      plan.ppp = PppNumbering();
+    }
   }
   const TestedEdges edges = walkTestedPaths(numbered, tested, counts);
   // Counting tested paths needs code at every end: the counts live there.

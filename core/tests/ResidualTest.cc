@@ -554,3 +554,25 @@ TEST(Residual, TablesHoldThirtyTwoBitIdsWhereEveryIdFits) {
       }
   }
 }
+
+// No array holds table-limit tested paths or more (it has more entries
+// than tested paths), so their PPP numbering, whose cost grows with their
+// total length, is not computed; one fewer still gets it.
+TEST(Residual, PppNumbersOnlyWhereAnArrayCanHoldTheTestedPaths) {
+  const Cfg cfg = diamonds(4);
+  const NumberedDag numbered = numberBallLarus(cfg);
+  ResidualLimits limits;
+  limits.bytemapPaths = 0;
+  limits.tableEntries = 4;
+  const auto plan = [&](std::vector<uint64_t> tested) {
+    return planResidual(numbered, cfg.checksum(), hex64(cfg.checksum()),
+                        tested, limits);
+  };
+  const ResidualPlan three = plan({0, 1, 2});
+  EXPECT_EQ(three.policy, ResidualPolicy::Array);
+  EXPECT_EQ(three.ppp.intervalSize, 3u);
+  const ResidualPlan four = plan({0, 1, 2, 3});
+  EXPECT_EQ(four.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(four.ppp.intervalSize, 0u);
+  EXPECT_TRUE(four.ppp.ids.empty());
+}

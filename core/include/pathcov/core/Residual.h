@@ -82,8 +82,9 @@ struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
   std::string why; // for Stale: what does not match
   std::vector<uint64_t> tested; // the tested ids, ascending
-  // Computed for every function with tested paths (statistics), used by
-  // Array only; intervalSize 0 when a weight overflowed.
+  // Computed for every function with fewer tested paths than
+  // tableEntries (statistics; only those can have an array), used by
+  // Array only; intervalSize 0 when not computed or a weight overflowed.
   PppNumbering ppp;
   ChordPlacement chords; // PPP increments 0 unless Array
   // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
