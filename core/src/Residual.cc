@@ -66,13 +66,13 @@ std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
 
 namespace {
 
-// Hashed: the first table that holds every tested id, trying
+// Hashed: the first table that holds every one of `ids`, trying
 // limits.hashAttempts (8) pairs of multipliers at the smallest size (a
 // power of two at least twice the ids), then as many at twice that size;
 // false when none does. Deterministic: the same ids always give the same
 // table.
-bool planHashed(ResidualPlan &plan, const ResidualLimits &limits) {
-  const std::vector<uint64_t> &ids = plan.tested;
+bool planHashed(ResidualPlan &plan, const std::vector<uint64_t> &ids,
+                const ResidualLimits &limits) {
   uint64_t size = powerOfTwoAtLeast(std::max<uint64_t>(2, 2 * ids.size()));
   for (int doubled = 0; doubled < 2; ++doubled, size *= 2)
     for (unsigned n = 0; n < limits.hashAttempts; ++n) {
@@ -125,10 +125,12 @@ ResidualPlan everyPathResidual(const NumberedDag &numbered,
 
 // What one regeneration of each tested path (Ball-Larus section 3.5) tells
 // the plan, per DAG edge: how many tested paths end with it (the checks)
-// and how often the tests ran it (the chords; empty without counts).
+// and how often the tests ran it (the chords; empty without counts); and
+// per tested path, the edge it ends with.
 struct TestedEdges {
   std::vector<uint64_t> pathsEnding;
   std::vector<uint64_t> runs;
+  std::vector<DagEdgeId> endOf;
 };
 
 // `tested` ascending, each once; `counts` parallel to it, or empty.
@@ -136,13 +138,15 @@ TestedEdges walkTestedPaths(const NumberedDag &numbered,
                             const std::vector<uint64_t> &tested,
                             const std::vector<uint64_t> &counts) {
   const Dag &dag = numbered.dag;
-  TestedEdges edges{std::vector<uint64_t>(dag.edges.size(), 0), {}};
+  TestedEdges edges{std::vector<uint64_t>(dag.edges.size(), 0), {}, {}};
+  edges.endOf.reserve(tested.size());
   if (!counts.empty())
     edges.runs.assign(dag.edges.size(), 0);
   for (size_t i = 0; i < tested.size(); ++i) {
     const std::vector<DagEdgeId> path =
         regeneratePath(dag, numbered.ballLarus, tested[i]);
     ++edges.pathsEnding[path.back()];
+    edges.endOf.push_back(path.back());
     if (!counts.empty())
       for (DagEdgeId e : path)
         edges.runs[e] = saturatingAdd(edges.runs[e], counts[i]);
@@ -224,24 +228,30 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
 
   ResidualPlan plan;
   plan.tested = tested;
-  // An array has more entries than tested paths, so with table-limit
-  // tested paths or more no PPP numbering can give one; numbering them
-  // would only cost time and memory in proportion to their total length
-  // (seconds and hundreds of MB for tens of thousands of long paths).
-  if (tested.size() < limits.tableEntries) {
-    try {
-      plan.ppp = computePPPIncrements(numbered.dag, numbered.ballLarus, tested);
-    } catch (const NumberingOverflow &) {
-      // A PPP weight past 64 bits: no array; the others need no PPP ids.
-      plan.ppp = PppNumbering();
-    }
-  }
   const TestedEdges edges = walkTestedPaths(numbered, tested, counts);
   // Counting tested paths needs code at every end: the counts live there.
   if (limits.countTested)
     markEveryEnd(numbered.dag, plan);
   else
     markCheckedEnds(numbered.dag, edges.pathsEnding, plan);
+  // Only the tested paths that end with a checked end are ever looked up:
+  // the tables (and PPP's interval) hold those alone.
+  std::vector<uint64_t> probed;
+  for (size_t i = 0; i < tested.size(); ++i)
+    if (plan.checkedEnd[edges.endOf[i]])
+      probed.push_back(tested[i]);
+  // An array has more entries than the ids it holds, so with table-limit
+  // ids or more no PPP numbering can give one; numbering them would only
+  // cost time and memory in proportion to their total length (seconds and
+  // hundreds of MB for tens of thousands of long paths).
+  if (!probed.empty() && probed.size() < limits.tableEntries) {
+    try {
+      plan.ppp = computePPPIncrements(numbered.dag, numbered.ballLarus, probed);
+    } catch (const NumberingOverflow &) {
+      // A PPP weight past 64 bits: no array; the others need no PPP ids.
+      plan.ppp = PppNumbering();
+    }
+  }
   // An array has a power of two of entries above the PPP interval: the
   // check masks the PPP id (ppp & tableSize, one AND) where a bounds check
   // took a compare and a conditional move. table-limit bounds those
@@ -262,9 +272,9 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.policy = ResidualPolicy::Array;
     plan.tableSize = arrayEntries - 1;
     plan.table.assign(plan.tableSize, kNoPath);
-    for (size_t i = 0; i < tested.size(); ++i)
-      plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = tested[i];
-  } else if (planHashed(plan, limits)) {
+    for (size_t i = 0; i < probed.size(); ++i)
+      plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = probed[i];
+  } else if (planHashed(plan, probed, limits)) {
     plan.policy = ResidualPolicy::Hashed;
     plan.counted = limits.countTested;
     plan.narrow = !plan.counted && numPaths < UINT32_MAX;
@@ -277,8 +287,8 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.table.resize(2 * plan.tableSize + 2, 0);
   } else {
     plan.policy = ResidualPolicy::Sorted;
-    plan.tableSize = tested.size();
-    plan.table = tested;
+    plan.tableSize = probed.size();
+    plan.table = probed;
   }
   if (plan.policy == ResidualPolicy::Array ||
       plan.policy == ResidualPolicy::Sorted) {

@@ -576,3 +576,65 @@ TEST(Residual, PppNumbersOnlyWhereAnArrayCanHoldTheTestedPaths) {
   EXPECT_EQ(four.ppp.intervalSize, 0u);
   EXPECT_TRUE(four.ppp.ids.empty());
 }
+
+
+// A path end that only tested paths reach has no check, so the tested
+// paths ending there are never looked up: the array and the hash table
+// hold the others alone (PPP numbers those), and every path is still
+// told right.
+TEST(Residual, TablesLeaveOutTestedPathsEndingWithoutACheck) {
+  // ENTRY branches to two diamonds, each with its own return to EXIT.
+  Cfg cfg(10, 0, 9);
+  cfg.addEdge(0, 1, EdgeKind::True);
+  cfg.addEdge(0, 2, EdgeKind::False);
+  for (BlockId top : {1, 2}) {
+    const BlockId left = 2 * top + 1, right = 2 * top + 2, join = 6 + top;
+    cfg.addEdge(top, left, EdgeKind::True);
+    cfg.addEdge(top, right, EdgeKind::False);
+    cfg.addEdge(left, join, EdgeKind::Fallthru);
+    cfg.addEdge(right, join, EdgeKind::Fallthru);
+    cfg.addEdge(join, 9, EdgeKind::Fallthru);
+  }
+  const NumberedDag numbered = numberBallLarus(cfg);
+  ASSERT_EQ(numbered.ballLarus.totalPaths, 4u);
+  // Both paths of the first diamond tested (their end needs no check),
+  // one of the second's.
+  std::vector<uint64_t> first, second;
+  for (uint64_t id = 0; id < 4; ++id) {
+    const auto path = regeneratePath(numbered.dag, numbered.ballLarus, id);
+    (numbered.dag.edges[path.back()].src == 7 ? first : second).push_back(id);
+  }
+  ASSERT_EQ(first.size(), 2u);
+  ASSERT_EQ(second.size(), 2u);
+  const std::vector<uint64_t> tested = {first[0], first[1], second[0]};
+  ResidualLimits arrays;
+  arrays.bytemapPaths = 0;
+  ResidualLimits hashes = arrays;
+  hashes.tableEntries = 1;
+  for (const ResidualLimits &limits : {arrays, hashes}) {
+    const ResidualPlan plan = planResidual(
+        numbered, cfg.checksum(), hex64(cfg.checksum()), tested, limits);
+    const std::string what = residualPolicyName(plan.policy);
+    EXPECT_EQ(plan.checkedEnds, 1u);
+    EXPECT_EQ(plan.uncheckedEnds, 1u);
+    EXPECT_EQ(plan.tested, tested);
+    std::vector<uint64_t> held;
+    for (uint64_t k = 0; k < plan.tableSize; ++k)
+      if (plan.table[k] != kNoPath && plan.table[k] != UINT32_MAX)
+        held.push_back(plan.table[k]);
+    EXPECT_EQ(held, std::vector<uint64_t>{second[0]}) << what;
+    if (plan.policy == ResidualPolicy::Array) {
+      EXPECT_EQ(plan.ppp.intervalSize, 1u);
+      EXPECT_EQ(plan.tableSize, 1u);
+    } else {
+      EXPECT_EQ(plan.policy, ResidualPolicy::Hashed);
+    }
+    for (uint64_t id = 0; id < 4; ++id) {
+      std::string problem;
+      EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
+                std::count(tested.begin(), tested.end(), id) == 1)
+          << what << ", path " << id;
+      EXPECT_EQ(problem, "");
+    }
+  }
+}

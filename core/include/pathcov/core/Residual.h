@@ -82,11 +82,14 @@ struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
   std::string why; // for Stale: what does not match
   std::vector<uint64_t> tested; // the tested ids, ascending
-  // Computed for every function with fewer tested paths than
-  // tableEntries (statistics; only those can have an array), used by
-  // Array only; intervalSize 0 when not computed or a weight overflowed.
+  // Computed for every function with fewer tested paths ending with a
+  // checked end than tableEntries, and at least one (statistics; only
+  // those can have an array), used by Array only; intervalSize 0 when not
+  // computed or a weight overflowed.
   PppNumbering ppp;
   ChordPlacement chords; // PPP increments 0 unless Array
+  // The tables hold only the tested paths that end with a checked end
+  // (the others are never looked up), and PPP numbers those alone.
   // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
   // tested path whose PPP id is k, or kNoPath), a power of two, those past
   // the PPP interval (at least the last) kNoPath. Sorted:
