@@ -44,6 +44,7 @@ std::string residualModeRecord(const FunctionMetadata &function,
   record["tested_ids"] = plan.tested;
   record["count_tested"] = plan.counted;
   if (plan.ppp.intervalSize != 0) {
+    record["ppp_paths"] = plan.ppp.ids.size();
     record["ppp_interval"] = plan.ppp.intervalSize;
     record["ppp_delta"] = plan.ppp.delta;
   }

@@ -98,6 +98,7 @@ TEST(FunctionRecord, ResidualModeRoundTripsEveryPolicyItWrites) {
   EXPECT_EQ(readBack(text).second->testedIds, (std::vector<uint64_t>{1, 2}));
   EXPECT_EQ(nlohmann::json::parse(text).at("ppp_interval"),
             array.ppp.intervalSize);
+  EXPECT_EQ(nlohmann::json::parse(text).at("ppp_paths"), 2u);
 }
 
 TEST(FunctionRecord, SkippedRoundTrips) {

@@ -589,11 +589,15 @@ class Oracle:
                 self.fail(f"{what}: complete, but the test corpus has "
                           f"{len(ids)} of its {r.get('num_paths')} paths")
             if policy == "array":
-                interval = r.get("ppp_interval")
-                if not isinstance(interval, int) or interval < len(ids) or \
-                        not isinstance(r.get("ppp_delta"), (int, float)):
-                    self.fail(f"{what}: ppp_interval {interval!r}, ppp_delta "
-                              f"{r.get('ppp_delta')!r} for {len(ids)} paths")
+                # PPP numbers the tested paths that end with a checked end:
+                # at least one (an array has a check), at most all.
+                interval, numbered = r.get("ppp_interval"), r.get("ppp_paths")
+                if not isinstance(numbered, int) or not 1 <= numbered <= len(ids) \
+                        or not isinstance(interval, int) or interval < numbered \
+                        or r.get("ppp_delta") != interval / numbered:
+                    self.fail(f"{what}: ppp_paths {numbered!r}, ppp_interval "
+                              f"{interval!r}, ppp_delta {r.get('ppp_delta')!r} "
+                              f"for {len(ids)} tested paths")
         self.notes.append("policies " + ", ".join(
             f"{p} {n}" for p, n in sorted(policies.items())))
         for spec in self.args.expect_policy:
