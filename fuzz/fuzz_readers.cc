@@ -18,6 +18,7 @@
 
 #include "TestedPathScan.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -32,7 +33,9 @@ using namespace pathcov;
 // The plugin's corpus reader (core/src/CachedCorpus.cc, CorpusLookup,
 // without the index beside it): it turns both kinds of exception into an
 // error line. Its fast reader must give the reference reader's index or
-// give up (TestedPathScan.h): both run on every input.
+// give up (TestedPathScan.h): both run on every input, the fast one in
+// memory and streamed a few bytes a read, so that pieces and keys are cut
+// across reads.
 void readTestedPathsAsPlugin(const std::string &file) {
   const std::string json = readInput(file);
   const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
@@ -40,6 +43,15 @@ void readTestedPathsAsPlugin(const std::string &file) {
     std::fprintf(stderr, "%s: the fast reader %s\n", file.c_str(), what);
     std::abort();
   };
+  size_t at = 0;
+  const ReadSome threeBytes = [&](char *into, size_t room) {
+    const size_t n = std::min({room, size_t{3}, json.size() - at});
+    std::memcpy(into, json.data() + at, n);
+    at += n;
+    return static_cast<ssize_t>(n);
+  };
+  if (scanTestedPaths(threeBytes) != fast)
+    disagree("reads it otherwise streamed");
   TestedPathIndex reference;
   try {
     reference = readTestedPathsReference(json);

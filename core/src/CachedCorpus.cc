@@ -2,9 +2,12 @@
 
 #include "pathcov/format/InputError.h"
 
+#include "TestedPathScan.h"
+
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <system_error>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -45,8 +48,6 @@ uint64_t fileClockNs() {
 // large, and growing a string as it comes copies it over and over); false
 // with errno set on a read error.
 bool readAll(int fd, size_t size, std::string &bytes) {
-  // readTestedPaths reads a corpus in place with its padding past the end.
-  bytes.reserve(size + 1 + testedPathScanPadding());
   bytes.resize(size + 1); // one more: the end is seen without a resize
   size_t done = 0;
   for (;;) {
@@ -62,6 +63,22 @@ bool readAll(int fd, size_t size, std::string &bytes) {
     if (got > 0)
       done += static_cast<size_t>(got);
   }
+}
+
+// The corpus in `fd` (`size` bytes expected): streamed by the fast reader,
+// which holds one function at a time, or, when it is not of the plain
+// shape, read again whole for the reference reader, which words its
+// problem (InputError). Throws std::system_error when a read fails.
+TestedPathIndex readCorpusFile(int fd, size_t size) {
+  const ReadSome readSome = [fd](char *into, size_t room) {
+    return read(fd, into, room);
+  };
+  if (std::optional<TestedPathIndex> plain = scanTestedPaths(readSome))
+    return std::move(*plain);
+  std::string bytes;
+  if (lseek(fd, 0, SEEK_SET) != 0 || !readAll(fd, size, bytes))
+    throw std::system_error(errno, std::generic_category());
+  return readTestedPathsReference(bytes);
 }
 
 // Only we (or root) can add, replace or remove its entries: it is ours or
@@ -169,14 +186,13 @@ std::string CorpusLookup::load(bool tryIndex) {
   }
   index_.reset();
   mapped_ = MappedFile();
-  std::string bytes;
-  if (!readAll(corpus.get(), static_cast<size_t>(st.st_size), bytes))
-    return file_ + ": cannot read: " + std::strerror(errno);
   TestedPathIndex all;
   try {
-    all = readTestedPaths(bytes, bytes.capacity());
+    all = readCorpusFile(corpus.get(), static_cast<size_t>(st.st_size));
   } catch (const InputError &e) {
     return file_ + ": " + e.what();
+  } catch (const std::system_error &e) {
+    return file_ + ": cannot read: " + std::strerror(e.code().value());
   }
   source_ = Source::Json;
   // An index made within a clock tick of the corpus's last change is never

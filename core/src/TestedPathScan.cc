@@ -6,7 +6,10 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <string>
+#include <system_error>
 
 namespace pathcov {
 
@@ -70,9 +73,10 @@ size_t stringEnd(std::string_view text, size_t at) {
   return std::string_view::npos;
 }
 
-// The end of the value that starts at `at`, or npos: brackets counted
-// outside strings, a scalar up to the next delimiter. What lies between
-// is simdjson's to check.
+// The end of the value that starts at `at`, or npos when `text` ends
+// first: brackets counted outside strings, a scalar up to the next
+// delimiter (a scalar at the end of a corpus is not plain anyway: the
+// corpus is an object). What lies between is simdjson's to check.
 size_t valueEnd(std::string_view text, size_t at) {
   if (at >= text.size())
     return std::string_view::npos;
@@ -80,11 +84,10 @@ size_t valueEnd(std::string_view text, size_t at) {
   if (first == '"')
     return stringEnd(text, at);
   if (first != '{' && first != '[') {
-    size_t i = at;
-    while (i < text.size() && !isSpace(text[i]) && text[i] != ',' && text[i] != ']' &&
-           text[i] != '}')
-      ++i;
-    return i;
+    for (size_t i = at; i < text.size(); ++i)
+      if (isSpace(text[i]) || text[i] == ',' || text[i] == ']' || text[i] == '}')
+        return i;
+    return std::string_view::npos;
   }
   size_t depth = 0;
   for (size_t i = at; i < text.size(); ++i) {
@@ -108,10 +111,18 @@ size_t valueEnd(std::string_view text, size_t at) {
 // their own; the punctuation between them is checked here. simdjson's
 // structural index takes 4 bytes a structural character of a document:
 // the whole of a gigabyte corpus at once cost more memory than the text.
+// Streamed, only the piece being read is held.
 class Scanner {
 public:
+  // All of the corpus in memory.
   Scanner(std::string_view text, size_t readable, TestedPathIndex &index)
       : text_(text), readable_(readable), index_(index) {}
+  // The corpus read as its pieces need it.
+  Scanner(const ReadSome &readSome, TestedPathIndex &index)
+      : readSome_(&readSome), index_(index) {}
+
+  // errno of the read that failed, or 0.
+  int readError() const { return readError_; }
 
   // {"format": ..., "format_version": ..., "functions": [...], ...}: each
   // of the three once, any other member checked and dropped.
@@ -120,7 +131,7 @@ public:
     bool format = false, version = false, functions = false;
     if (!next('}')) {
       do {
-        std::string_view key;
+        std::string key;
         PATHCOV_TRY(memberKey(key));
         if (key == "format") {
           PATHCOV_TRY(once(format));
@@ -154,9 +165,43 @@ public:
   }
 
 private:
+  // Streamed: reads more of the corpus after what is left from pos_ on,
+  // dropping what lies before pos_ (the text moves to the buffer's start:
+  // an index past pos_ goes down by `shift`). False at the corpus's end,
+  // on a read error, or in memory. The buffer doubles when what is left
+  // fills half of it, so that a long piece is scanned again only as often
+  // as its length doubles.
+  bool more(size_t &shift) {
+    if (readSome_ == nullptr || ended_)
+      return false;
+    shift = pos_;
+    const size_t left = text_.size() - pos_;
+    std::memmove(buffer_.data(), buffer_.data() + pos_, left);
+    const size_t room = std::max(kBlock, 2 * left);
+    if (buffer_.size() < room + simdjson::SIMDJSON_PADDING)
+      buffer_.resize(room + simdjson::SIMDJSON_PADDING);
+    ssize_t got;
+    do
+      got = (*readSome_)(buffer_.data() + left, room - left);
+    while (got < 0 && errno == EINTR);
+    if (got < 0)
+      readError_ = errno;
+    ended_ = got <= 0;
+    pos_ = 0;
+    text_ = std::string_view(buffer_.data(), left + (got > 0 ? size_t(got) : 0));
+    readable_ = buffer_.size();
+    return got > 0;
+  }
+  bool more() {
+    size_t shift;
+    return more(shift);
+  }
+
   void skipSpace() {
-    while (pos_ < text_.size() && isSpace(text_[pos_]))
-      ++pos_;
+    do
+      while (pos_ < text_.size() && isSpace(text_[pos_]))
+        ++pos_;
+    while (pos_ == text_.size() && more());
   }
 
   bool at(char c) {
@@ -174,19 +219,24 @@ private:
   error_code expect(char c) { return next(c) ? SUCCESS : kNotPlain; }
 
   // A member's key and colon. Printable ASCII without escapes: every byte
-  // outside the pieces is checked here.
-  error_code memberKey(std::string_view &key) {
+  // outside the pieces is checked here. A copy: reading on moves the text.
+  error_code memberKey(std::string &key) {
     PATHCOV_TRY(expect('"'));
-    const size_t start = pos_;
-    while (pos_ < text_.size() && text_[pos_] != '"') {
-      if (text_[pos_] < 0x20 || text_[pos_] > 0x7e || text_[pos_] == '\\')
+    size_t end = pos_, shift = 0;
+    for (;; ++end) {
+      if (end == text_.size()) {
+        if (!more(shift))
+          return kNotPlain;
+        end -= shift;
+      }
+      const char c = text_[end];
+      if (c == '"')
+        break;
+      if (c < 0x20 || c > 0x7e || c == '\\')
         return kNotPlain;
-      ++pos_;
     }
-    if (pos_ == text_.size())
-      return kNotPlain;
-    key = text_.substr(start, pos_ - start);
-    ++pos_;
+    key.assign(text_.substr(pos_, end - pos_));
+    pos_ = end + 1;
     return expect(':');
   }
 
@@ -194,7 +244,9 @@ private:
   // root), then nothing may be left of it.
   template <typename Visit> error_code piece(Visit visit) {
     skipSpace();
-    const size_t end = valueEnd(text_, pos_);
+    size_t end = valueEnd(text_, pos_);
+    while (end == std::string_view::npos && more())
+      end = valueEnd(text_, pos_);
     if (end == std::string_view::npos || end == pos_)
       return kNotPlain; // unterminated, or no value
     const size_t start = pos_;
@@ -368,8 +420,15 @@ private:
     return kNotPlain;
   }
 
+  // Streamed: what more() reads at least, and its buffer.
+  static constexpr size_t kBlock = size_t{1} << 20;
+  const ReadSome *readSome_ = nullptr;
+  std::string buffer_;
+  bool ended_ = false;
+  int readError_ = 0;
+
   std::string_view text_;
-  size_t readable_; // bytes readable from text_.data(), padding included
+  size_t readable_ = 0; // bytes readable from text_.data(), padding included
   size_t pos_ = 0;
   ondemand::parser parser_;
   TestedPathIndex &index_;
@@ -392,6 +451,17 @@ std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
   }
   TestedPathIndex index;
   if (Scanner(json, readable, index).document() != SUCCESS)
+    return std::nullopt;
+  return index;
+}
+
+std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome) {
+  TestedPathIndex index;
+  Scanner scanner(readSome, index);
+  const bool plain = scanner.document() == SUCCESS;
+  if (scanner.readError() != 0)
+    throw std::system_error(scanner.readError(), std::generic_category());
+  if (!plain)
     return std::nullopt;
   return index;
 }

@@ -15,10 +15,13 @@
 #include "pathcov/format/Corpus.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace pathcov {
 
@@ -27,6 +30,16 @@ namespace pathcov {
 // made. Empty: not plain, read it with the reference reader.
 std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
                                                size_t readable);
+
+// Reads the next bytes of a corpus into `into`, at most `room`, as read(2)
+// does: how many, 0 at its end, -1 with errno set on an error.
+using ReadSome = std::function<ssize_t(char *into, size_t room)>;
+
+// scanTestedPaths over a corpus read as its pieces need it: memory for the
+// longest function, not for the corpus (a gigabyte for a million
+// functions). Empty: not plain, read it again with the reference reader.
+// Throws std::system_error when a read fails.
+std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome);
 
 // The reference reader (Corpus.cc): nlohmann's SAX parser, any corpus,
 // its problems worded. readTestedPaths is scanTestedPaths, else this.

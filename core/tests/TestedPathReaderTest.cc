@@ -10,8 +10,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <functional>
 #include <random>
+#include <system_error>
 
 using namespace pathcov;
 
@@ -156,16 +159,32 @@ TEST(TestedPathReader, PlacesANumberOverflow) {
 // index where the reference reader finds a problem.
 namespace {
 
+// The fast reader on `json` streamed `step` bytes a read.
+std::optional<TestedPathIndex> scanStreamed(const std::string &json, size_t step) {
+  size_t at = 0;
+  const ReadSome readSome = [&](char *into, size_t room) {
+    const size_t n = std::min({room, step, json.size() - at});
+    std::memcpy(into, json.data() + at, n);
+    at += n;
+    return static_cast<ssize_t>(n);
+  };
+  return scanTestedPaths(readSome);
+}
+
 // "" when the fast reader agrees with the reference reader on `json`, else
-// what differs, read from a copy or in place. `plain`: the fast reader
-// must not give up on it.
+// what differs, read from a copy, in place or streamed (as the plugin reads
+// it). `plain`: the fast reader must not give up on it.
 std::string fastReaderDisagrees(const std::string &json, bool plain) {
   const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
-  // As the plugin reads it: in place, with the padding past its end.
   std::string padded = json;
   padded.reserve(json.size() + testedPathScanPadding());
   if (scanTestedPaths(padded, padded.capacity()) != fast)
     return "the fast reader reads it otherwise in place than from a copy";
+  // Every piece and key cut across reads somewhere.
+  for (size_t step : {size_t{1}, size_t{7}, json.size() + 1})
+    if (scanStreamed(json, step) != fast)
+      return "the fast reader reads it otherwise streamed " + std::to_string(step) +
+             " bytes a read";
   if (!fast)
     return plain ? "the fast reader gave up on a plain corpus" : "";
   try {
@@ -350,4 +369,27 @@ TEST(TestedPathScan, AgreesWithTheReferenceOnRandomCorpora) {
   }
   // Some changes keep a plain corpus (a digit of an id): they were compared.
   EXPECT_GT(mutatedAccepted, 100);
+}
+
+// A read that fails is an error of its own, never a corpus that is not
+// plain (which the reference reader would then read and word otherwise).
+TEST(TestedPathScan, StreamedReadErrorThrows) {
+  const std::string json = std::string(kHead) + "[]}";
+  size_t reads = 0;
+  const ReadSome failing = [&](char *into, size_t room) -> ssize_t {
+    if (reads++ == 0) {
+      const size_t n = std::min(room, size_t{10});
+      std::memcpy(into, json.data(), n);
+      return static_cast<ssize_t>(n);
+    }
+    errno = EIO;
+    return -1;
+  };
+  try {
+    scanTestedPaths(failing);
+    FAIL() << "no error";
+  } catch (const std::system_error &e) {
+    EXPECT_EQ(e.code().value(), EIO);
+  }
+  EXPECT_EQ(reads, 2u);
 }
