@@ -810,7 +810,7 @@ def write_doc(results, args, paths, out):
             sa, sb = r["stats"].get("res_a", pstats.empty()), r["stats"].get("res_b", pstats.empty())
             A(f"| units compiled | {sa['units']} | {sb['units']} |")
             for g, title in (("functions", "functions per table policy"),
-                             ("ppp_delta", "PPP delta (functions with fewer tested paths than table-limit)"),
+                             ("ppp_delta", "PPP delta (functions whose tested paths ending with a check, fewer than table-limit, PPP numbered)"),
                              ("path_ends", "path ends"),
                              ("seen_slots", "seen slots (first sighting only)"),
                              ("peeled", "loops peeled (first iteration; GCC's size estimate)"),

@@ -35,7 +35,7 @@ CorpusLookup gCorpus; // residual mode
 // the seen slots (first sighting only).
 struct ResidualStats {
   unsigned byPolicy[kResidualPolicies] = {};
-  // PPP delta of the functions with tested paths, fewer than table-limit
+  // PPP delta of the functions whose tested paths PPP numbered
   // (ResidualPlan::ppp): 1, (1,2], (2,4], over 4.
   unsigned byDelta[4] = {};
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
