@@ -34,8 +34,8 @@ using namespace pathcov;
 // without the index beside it): it turns both kinds of exception into an
 // error line. Its fast reader must give the reference reader's index or
 // give up (TestedPathScan.h): both run on every input, the fast one in
-// memory and streamed a few bytes a read, so that pieces and keys are cut
-// across reads.
+// memory and streamed a few bytes a read into a small buffer, so that
+// pieces and keys are cut across reads and the buffer grows.
 void readTestedPathsAsPlugin(const std::string &file) {
   const std::string json = readInput(file);
   const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
@@ -50,7 +50,7 @@ void readTestedPathsAsPlugin(const std::string &file) {
     at += n;
     return static_cast<ssize_t>(n);
   };
-  if (scanTestedPaths(threeBytes) != fast)
+  if (scanTestedPaths(threeBytes, 16) != fast)
     disagree("reads it otherwise streamed");
   TestedPathIndex reference;
   try {

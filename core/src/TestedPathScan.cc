@@ -117,9 +117,9 @@ public:
   // All of the corpus in memory.
   Scanner(std::string_view text, size_t readable, TestedPathIndex &index)
       : text_(text), readable_(readable), index_(index) {}
-  // The corpus read as its pieces need it.
-  Scanner(const ReadSome &readSome, TestedPathIndex &index)
-      : readSome_(&readSome), index_(index) {}
+  // The corpus read as its pieces need it, at least `block` bytes a read.
+  Scanner(const ReadSome &readSome, size_t block, TestedPathIndex &index)
+      : readSome_(&readSome), block_(std::max<size_t>(block, 1)), index_(index) {}
 
   // errno of the read that failed, or 0.
   int readError() const { return readError_; }
@@ -177,7 +177,7 @@ private:
     shift = pos_;
     const size_t left = text_.size() - pos_;
     std::memmove(buffer_.data(), buffer_.data() + pos_, left);
-    const size_t room = std::max(kBlock, 2 * left);
+    const size_t room = std::max(block_, 2 * left);
     if (buffer_.size() < room + simdjson::SIMDJSON_PADDING)
       buffer_.resize(room + simdjson::SIMDJSON_PADDING);
     ssize_t got;
@@ -420,9 +420,9 @@ private:
     return kNotPlain;
   }
 
-  // Streamed: what more() reads at least, and its buffer.
-  static constexpr size_t kBlock = size_t{1} << 20;
+  // Streamed: what more() asks for at least, and its buffer.
   const ReadSome *readSome_ = nullptr;
+  size_t block_ = 0;
   std::string buffer_;
   bool ended_ = false;
   int readError_ = 0;
@@ -455,9 +455,10 @@ std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
   return index;
 }
 
-std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome) {
+std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome,
+                                               size_t block) {
   TestedPathIndex index;
-  Scanner scanner(readSome, index);
+  Scanner scanner(readSome, block, index);
   const bool plain = scanner.document() == SUCCESS;
   if (scanner.readError() != 0)
     throw std::system_error(scanner.readError(), std::generic_category());

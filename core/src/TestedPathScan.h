@@ -35,11 +35,13 @@ std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
 // does: how many, 0 at its end, -1 with errno set on an error.
 using ReadSome = std::function<ssize_t(char *into, size_t room)>;
 
-// scanTestedPaths over a corpus read as its pieces need it: memory for the
+// scanTestedPaths over a corpus read as its pieces need it, asking for
+// `block` bytes a read at least (more for a longer piece): memory for the
 // longest function, not for the corpus (a gigabyte for a million
 // functions). Empty: not plain, read it again with the reference reader.
 // Throws std::system_error when a read fails.
-std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome);
+std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome,
+                                               size_t block = size_t{1} << 20);
 
 // The reference reader (Corpus.cc): nlohmann's SAX parser, any corpus,
 // its problems worded. readTestedPaths is scanTestedPaths, else this.

@@ -168,7 +168,9 @@ std::optional<TestedPathIndex> scanStreamed(const std::string &json, size_t step
     at += n;
     return static_cast<ssize_t>(n);
   };
-  return scanTestedPaths(readSome);
+  // A small buffer: it grows and moves often, as a long function would
+  // make it.
+  return scanTestedPaths(readSome, 16);
 }
 
 // "" when the fast reader agrees with the reference reader on `json`, else
