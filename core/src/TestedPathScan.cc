@@ -60,49 +60,50 @@ template <typename Visit> error_code forEachField(ondemand::object &object, Visi
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
-// A string's end (after its closing quote) from its opening quote at
-// `at`, or npos. Not a check of the string: simdjson's, when its piece is
-// parsed.
-size_t stringEnd(std::string_view text, size_t at) {
-  for (size_t i = at + 1; i < text.size(); ++i) {
-    if (text[i] == '\\')
-      ++i;
-    else if (text[i] == '"')
-      return i + 1;
-  }
-  return std::string_view::npos;
-}
+// Where the scan for a value's end stands, resumed when more of a
+// streamed corpus comes: a long function is scanned once, not once a read.
+struct ValueScan {
+  size_t scanned = 0; // bytes of the value looked at
+  size_t depth = 0;   // brackets open
+  bool inString = false, escaped = false;
+};
 
-// The end of the value that starts at `at`, or npos when `text` ends
-// first: brackets counted outside strings, a scalar up to the next
-// delimiter (a scalar at the end of a corpus is not plain anyway: the
-// corpus is an object). What lies between is simdjson's to check.
-size_t valueEnd(std::string_view text, size_t at) {
+// The end of the value that starts at `at`, or npos when `text` ends first
+// (`scan` then says how far it got; pass it again with the same value at
+// `at` and more text after): brackets counted outside strings, a scalar up
+// to the next delimiter (a scalar at the end of a corpus is not plain
+// anyway: the corpus is an object). What lies between is simdjson's to
+// check.
+size_t valueEnd(std::string_view text, size_t at, ValueScan &scan) {
   if (at >= text.size())
     return std::string_view::npos;
   const char first = text[at];
-  if (first == '"')
-    return stringEnd(text, at);
-  if (first != '{' && first != '[') {
-    for (size_t i = at; i < text.size(); ++i)
-      if (isSpace(text[i]) || text[i] == ',' || text[i] == ']' || text[i] == '}')
-        return i;
-    return std::string_view::npos;
-  }
-  size_t depth = 0;
-  for (size_t i = at; i < text.size(); ++i) {
+  const bool scalar = first != '"' && first != '{' && first != '[';
+  size_t i = at + scan.scanned;
+  for (; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == '"') {
-      i = stringEnd(text, i);
-      if (i == std::string_view::npos)
+    if (scalar) {
+      if (isSpace(c) || c == ',' || c == ']' || c == '}')
         return i;
-      --i;
+    } else if (scan.inString) {
+      if (scan.escaped) {
+        scan.escaped = false;
+      } else if (c == '\\') {
+        scan.escaped = true;
+      } else if (c == '"') {
+        scan.inString = false;
+        if (scan.depth == 0)
+          return i + 1;
+      }
+    } else if (c == '"') {
+      scan.inString = true;
     } else if (c == '{' || c == '[') {
-      ++depth;
-    } else if ((c == '}' || c == ']') && --depth == 0) {
+      ++scan.depth;
+    } else if ((c == '}' || c == ']') && --scan.depth == 0) {
       return i + 1;
     }
   }
+  scan.scanned = i - at;
   return std::string_view::npos;
 }
 
@@ -169,14 +170,15 @@ private:
   // dropping what lies before pos_ (the text moves to the buffer's start:
   // an index past pos_ goes down by `shift`). False at the corpus's end,
   // on a read error, or in memory. The buffer doubles when what is left
-  // fills half of it, so that a long piece is scanned again only as often
-  // as its length doubles.
+  // fills half of it, so that a long piece is copied only as often as its
+  // length doubles.
   bool more(size_t &shift) {
     if (readSome_ == nullptr || ended_)
       return false;
     shift = pos_;
     const size_t left = text_.size() - pos_;
-    std::memmove(buffer_.data(), buffer_.data() + pos_, left);
+    if (pos_ != 0) // within a long piece there is nothing to drop
+      std::memmove(buffer_.data(), buffer_.data() + pos_, left);
     const size_t room = std::max(block_, 2 * left);
     if (buffer_.size() < room + simdjson::SIMDJSON_PADDING)
       buffer_.resize(room + simdjson::SIMDJSON_PADDING);
@@ -244,9 +246,10 @@ private:
   // root), then nothing may be left of it.
   template <typename Visit> error_code piece(Visit visit) {
     skipSpace();
-    size_t end = valueEnd(text_, pos_);
+    ValueScan scan;
+    size_t end = valueEnd(text_, pos_, scan);
     while (end == std::string_view::npos && more())
-      end = valueEnd(text_, pos_);
+      end = valueEnd(text_, pos_, scan);
     if (end == std::string_view::npos || end == pos_)
       return kNotPlain; // unterminated, or no value
     const size_t start = pos_;
