@@ -124,13 +124,11 @@ ResidualPlan everyPathResidual(const NumberedDag &numbered,
 }
 
 // What one regeneration of each tested path (Ball-Larus section 3.5) tells
-// the plan, per DAG edge: how many tested paths end with it (the checks)
-// and how often the tests ran it (the chords; empty without counts); and
-// per tested path, the edge it ends with.
+// the plan: per tested path, the edge it ends with (the checks); per DAG
+// edge, how often the tests ran it (the chords; empty without counts).
 struct TestedEdges {
-  std::vector<uint64_t> pathsEnding;
-  std::vector<uint64_t> runs;
   std::vector<DagEdgeId> endOf;
+  std::vector<uint64_t> runs;
 };
 
 // `tested` ascending, each once; `counts` parallel to it, or empty.
@@ -138,14 +136,13 @@ TestedEdges walkTestedPaths(const NumberedDag &numbered,
                             const std::vector<uint64_t> &tested,
                             const std::vector<uint64_t> &counts) {
   const Dag &dag = numbered.dag;
-  TestedEdges edges{std::vector<uint64_t>(dag.edges.size(), 0), {}, {}};
+  TestedEdges edges;
   edges.endOf.reserve(tested.size());
   if (!counts.empty())
     edges.runs.assign(dag.edges.size(), 0);
   for (size_t i = 0; i < tested.size(); ++i) {
     const std::vector<DagEdgeId> path =
         regeneratePath(dag, numbered.ballLarus, tested[i]);
-    ++edges.pathsEnding[path.back()];
     edges.endOf.push_back(path.back());
     if (!counts.empty())
       for (DagEdgeId e : path)
@@ -155,9 +152,13 @@ TestedEdges walkTestedPaths(const NumberedDag &numbered,
 }
 
 // A path end needs a check unless every path ending there was tested: the
-// paths ending with v->EXIT are the paths from ENTRY to v.
-void markCheckedEnds(const Dag &dag, const std::vector<uint64_t> &testedEnding,
+// paths ending with v->EXIT are the paths from ENTRY to v. `endOf`: each
+// tested path's end (distinct paths).
+void markCheckedEnds(const Dag &dag, const std::vector<DagEdgeId> &endOf,
                      ResidualPlan &plan) {
+  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
+  for (DagEdgeId e : endOf)
+    ++testedEnding[e];
   std::vector<uint64_t> pathsInto(dag.numNodes(), 0);
   pathsInto[dag.entry] = 1;
   const std::vector<BlockId> order = dag.reverseTopologicalOrder();
@@ -233,7 +234,7 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
   if (limits.countTested)
     markEveryEnd(numbered.dag, plan);
   else
-    markCheckedEnds(numbered.dag, edges.pathsEnding, plan);
+    markCheckedEnds(numbered.dag, edges.endOf, plan);
   // Only the tested paths that end with a checked end are ever looked up:
   // the tables (and PPP's interval) hold those alone.
   std::vector<uint64_t> probed;
