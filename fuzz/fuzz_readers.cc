@@ -18,7 +18,6 @@
 
 #include "TestedPathScan.h"
 
-#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -33,24 +32,17 @@ using namespace pathcov;
 // The plugin's corpus reader (core/src/CachedCorpus.cc, CorpusLookup,
 // without the index beside it): it turns both kinds of exception into an
 // error line. Its fast reader must give the reference reader's index or
-// give up (TestedPathScan.h): both run on every input, the fast one in
-// memory and streamed a few bytes a read into a small buffer, so that
+// give up (TestedPathScan.h): both run on every input, the fast one read
+// in one go and streamed a few bytes a read into a small buffer, so that
 // pieces and keys are cut across reads and the buffer grows.
 void readTestedPathsAsPlugin(const std::string &file) {
   const std::string json = readInput(file);
-  const std::optional<TestedPathIndex> fast = scanTestedPaths(json, json.size());
+  const std::optional<TestedPathIndex> fast = scanTestedPaths(json);
   const auto disagree = [&file](const char *what) {
     std::fprintf(stderr, "%s: the fast reader %s\n", file.c_str(), what);
     std::abort();
   };
-  size_t at = 0;
-  const ReadSome threeBytes = [&](char *into, size_t room) {
-    const size_t n = std::min({room, size_t{3}, json.size() - at});
-    std::memcpy(into, json.data() + at, n);
-    at += n;
-    return static_cast<ssize_t>(n);
-  };
-  if (scanTestedPaths(threeBytes, 16) != fast)
+  if (scanTestedPaths(readingFrom(json, 3), 16) != fast)
     disagree("reads it otherwise streamed");
   TestedPathIndex reference;
   try {

@@ -397,8 +397,8 @@ private:
 
 } // namespace
 
-TestedPathIndex readTestedPaths(std::string_view json, size_t readable) {
-  if (std::optional<TestedPathIndex> plain = scanTestedPaths(json, readable))
+TestedPathIndex readTestedPaths(std::string_view json) {
+  if (std::optional<TestedPathIndex> plain = scanTestedPaths(json))
     return std::move(*plain);
   return readTestedPathsReference(json);
 }

@@ -115,12 +115,9 @@ size_t valueEnd(std::string_view text, size_t at, ValueScan &scan) {
 // Streamed, only the piece being read is held.
 class Scanner {
 public:
-  // All of the corpus in memory.
-  Scanner(std::string_view text, size_t readable, TestedPathIndex &index)
-      : text_(text), readable_(readable), index_(index) {}
   // The corpus read as its pieces need it, at least `block` bytes a read.
   Scanner(const ReadSome &readSome, size_t block, TestedPathIndex &index)
-      : readSome_(&readSome), block_(std::max<size_t>(block, 1)), index_(index) {}
+      : readSome_(readSome), block_(std::max<size_t>(block, 1)), index_(index) {}
 
   // errno of the read that failed, or 0.
   int readError() const { return readError_; }
@@ -166,14 +163,14 @@ public:
   }
 
 private:
-  // Streamed: reads more of the corpus after what is left from pos_ on,
-  // dropping what lies before pos_ (the text moves to the buffer's start:
-  // an index past pos_ goes down by `shift`). False at the corpus's end,
-  // on a read error, or in memory. The buffer doubles when what is left
-  // fills half of it, so that a long piece is copied only as often as its
-  // length doubles.
+  // Reads more of the corpus after what is left from pos_ on, dropping
+  // what lies before pos_ (the text moves to the buffer's start: an index
+  // past pos_ goes down by `shift`). False at the corpus's end or on a read
+  // error. The buffer doubles when what is left fills half of it, so that
+  // a long piece is copied only as often as its length doubles; simdjson's
+  // padding follows the room to read into.
   bool more(size_t &shift) {
-    if (readSome_ == nullptr || ended_)
+    if (ended_)
       return false;
     shift = pos_;
     const size_t left = text_.size() - pos_;
@@ -184,14 +181,13 @@ private:
       buffer_.resize(room + simdjson::SIMDJSON_PADDING);
     ssize_t got;
     do
-      got = (*readSome_)(buffer_.data() + left, room - left);
+      got = readSome_(buffer_.data() + left, room - left);
     while (got < 0 && errno == EINTR);
     if (got < 0)
       readError_ = errno;
     ended_ = got <= 0;
     pos_ = 0;
     text_ = std::string_view(buffer_.data(), left + (got > 0 ? size_t(got) : 0));
-    readable_ = buffer_.size();
     return got > 0;
   }
   bool more() {
@@ -259,7 +255,7 @@ private:
     if (json[0] == '{' || json[0] == '[') {
       PATHCOV_TRY(parser_
                       .iterate(simdjson::padded_string_view(json.data(), json.size(),
-                                                            readable_ - start))
+                                                            buffer_.size() - start))
                       .get(doc));
       ondemand::value root;
       PATHCOV_TRY(doc.get_value().get(root));
@@ -423,15 +419,13 @@ private:
     return kNotPlain;
   }
 
-  // Streamed: what more() asks for at least, and its buffer.
-  const ReadSome *readSome_ = nullptr;
-  size_t block_ = 0;
+  const ReadSome &readSome_;
+  const size_t block_; // what more() asks for at least
   std::string buffer_;
   bool ended_ = false;
   int readError_ = 0;
 
-  std::string_view text_;
-  size_t readable_ = 0; // bytes readable from text_.data(), padding included
+  std::string_view text_; // what was read and is left in buffer_
   size_t pos_ = 0;
   ondemand::parser parser_;
   TestedPathIndex &index_;
@@ -442,20 +436,17 @@ private:
 
 } // namespace
 
-size_t testedPathScanPadding() { return simdjson::SIMDJSON_PADDING; }
+ReadSome readingFrom(std::string_view text, size_t step) {
+  return [text, step, at = size_t{0}](char *into, size_t room) mutable {
+    const size_t n = std::min({room, step, text.size() - at});
+    std::memcpy(into, text.data() + at, n);
+    at += n;
+    return static_cast<ssize_t>(n);
+  };
+}
 
-std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
-                                               size_t readable) {
-  simdjson::padded_string copy;
-  if (readable < json.size() + simdjson::SIMDJSON_PADDING) {
-    copy = simdjson::padded_string(json);
-    json = std::string_view(copy.data(), copy.size());
-    readable = json.size() + simdjson::SIMDJSON_PADDING;
-  }
-  TestedPathIndex index;
-  if (Scanner(json, readable, index).document() != SUCCESS)
-    return std::nullopt;
-  return index;
+std::optional<TestedPathIndex> scanTestedPaths(std::string_view json) {
+  return scanTestedPaths(readingFrom(json), json.size() + 1);
 }
 
 std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome,

@@ -25,15 +25,12 @@
 
 namespace pathcov {
 
-// `json` with `readable` bytes readable from json.data() (at least
-// json.size()); without simdjson's padding past the end, a padded copy is
-// made. Empty: not plain, read it with the reference reader.
-std::optional<TestedPathIndex> scanTestedPaths(std::string_view json,
-                                               size_t readable);
-
 // Reads the next bytes of a corpus into `into`, at most `room`, as read(2)
 // does: how many, 0 at its end, -1 with errno set on an error.
 using ReadSome = std::function<ssize_t(char *into, size_t room)>;
+
+// Reads `text` (which must outlive the reads), at most `step` bytes a read.
+ReadSome readingFrom(std::string_view text, size_t step = SIZE_MAX);
 
 // scanTestedPaths over a corpus read as its pieces need it, asking for
 // `block` bytes a read at least (more for a longer piece): memory for the
@@ -42,6 +39,8 @@ using ReadSome = std::function<ssize_t(char *into, size_t room)>;
 // Throws std::system_error when a read fails.
 std::optional<TestedPathIndex> scanTestedPaths(const ReadSome &readSome,
                                                size_t block = size_t{1} << 20);
+// The same on a corpus in memory, read in one go.
+std::optional<TestedPathIndex> scanTestedPaths(std::string_view json);
 
 // The reference reader (Corpus.cc): nlohmann's SAX parser, any corpus,
 // its problems worded. readTestedPaths is scanTestedPaths, else this.

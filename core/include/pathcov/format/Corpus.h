@@ -148,13 +148,9 @@ using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
 // (blocks, edges, lines, tests): the parser drops it as it reads, so only
 // identities, checksums and ids are ever held. Throws InputError naming
 // the place of the problem: the JSON path, or the line and column of a
-// syntax error. `readable`: how many bytes may be read from json.data()
-// (at least json.size()); with testedPathScanPadding() more, a corpus of
-// the plain shape is read in place, else from a padded copy
-// (core/src/TestedPathScan.h).
-TestedPathIndex readTestedPaths(std::string_view json, size_t readable = 0);
-// The bytes past a corpus's end that readTestedPaths reads in place.
-size_t testedPathScanPadding();
+// syntax error. The plugin streams the corpus file through the same
+// readers (CachedCorpus.cc, core/src/TestedPathScan.h).
+TestedPathIndex readTestedPaths(std::string_view json);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);
 
