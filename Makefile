@@ -27,10 +27,12 @@ $(SANITIZE_BUILD)/CMakeCache.txt:
 	cmake -S . -B $(SANITIZE_BUILD) -DPATHCOV_SANITIZE=ON $(CMAKE_FLAGS)
 
 # AFL++ on each reader for FUZZ_SECONDS (FUZZ_READERS: some of them), with
-# ASan and UBSan; fails if any run found a crash or a hang.
+# ASan and UBSan, or until FUZZ_QUIET seconds pass without a new path; fails
+# if any run found a crash or a hang.
 FUZZ_BUILD ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_READERS ?=
+FUZZ_QUIET ?=
 FUZZ_RESUME ?=
 FUZZ_KEEP ?=
 fuzz: all
@@ -38,7 +40,7 @@ fuzz: all
 	$(MAKE) $(FUZZ_BUILD)/CMakeCache.txt
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	python3 fuzz/run_fuzz.py --build $(FUZZ_BUILD) --seconds $(FUZZ_SECONDS) \
-	  $(if $(FUZZ_RESUME),--resume) $(if $(FUZZ_KEEP),--keep) $(FUZZ_READERS)
+	  $(if $(FUZZ_QUIET),--quiet-for $(FUZZ_QUIET)) $(if $(FUZZ_RESUME),--resume) $(if $(FUZZ_KEEP),--keep) $(FUZZ_READERS)
 
 # afl-clang-fast: Debian's afl-gcc-fast refuses its own GCC 12 ("GCC and
 # plugin have incompatible versions").

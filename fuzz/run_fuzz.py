@@ -3,7 +3,7 @@
 pathcov_fuzz, one after the other, then prints what each run did. Exits 1
 if any run found a crash or a hang, or could not run.
 
-Usage: run_fuzz.py --build build-fuzz --seconds 60 [--resume] [--keep] [READER...]
+Usage: run_fuzz.py --build build-fuzz --seconds 60 [--quiet-for S] [--resume] [--keep] [READER...]
 (no READER: every reader with a seed directory, build-fuzz/fuzz/seeds/).
 Each run starts afresh in build-fuzz/fuzz/work/READER (afl-fuzz -o): copy
 the findings of a run (its default/crashes, default/hangs) before the next.
@@ -12,7 +12,9 @@ run left there, so that runs add up until nothing new is found. With
 --keep, the run's queue, minimized by afl-cmin, replaces the queue-*
 seeds of testsuite/fuzz/READER/ (they are committed: a campaign on
 another machine goes on from there; afl-cmin keeps an input for each
-edge only one of them reaches).
+edge only one of them reaches). With --quiet-for S, a run also ends once
+S seconds went by without a new path (AFL_EXIT_ON_TIME): the plateau a
+campaign runs to; --seconds still bounds it.
 """
 import argparse
 import hashlib
@@ -71,7 +73,7 @@ def keep_queue(driver, reader, out, seeds_dir):
     print(f"  (kept {len(os.listdir(minimized))} inputs in {seeds_dir})")
 
 
-def run(driver, reader, seeds, out, seconds, resume):
+def run(driver, reader, seeds, out, seconds, quiet_for, resume):
     if resume:
         seeds = resumed_seeds(seeds, out)
     shutil.rmtree(out, ignore_errors=True)
@@ -83,6 +85,8 @@ def run(driver, reader, seeds, out, seconds, resume):
                AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES="1",
                # The machine may be shared: no core to bind to is fine.
                AFL_NO_AFFINITY="1")
+    if quiet_for:
+        env["AFL_EXIT_ON_TIME"] = str(quiet_for)
     command = ["afl-fuzz", "-i", seeds, "-o", out, "-V", str(seconds),
                "-t", "1000+", "--", driver, reader, "@@"]
     log = os.path.join(os.path.dirname(out), reader + ".log")
@@ -109,6 +113,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--build", required=True)
     parser.add_argument("--seconds", type=int, default=60)
+    parser.add_argument("--quiet-for", type=int, default=0)
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("readers", nargs="*")
@@ -121,7 +126,7 @@ def main():
         started = time.monotonic()
         driver, out = os.path.join(fuzz, "pathcov_fuzz"), os.path.join(fuzz, "work", reader)
         ran = run(driver, reader, os.path.join(fuzz, "seeds", reader), out,
-                  args.seconds, args.resume)
+                  args.seconds, args.quiet_for, args.resume)
         if ran and args.keep:
             keep_queue(driver, reader, out,
                        os.path.join(TOP, "testsuite", "fuzz", reader))
