@@ -20,6 +20,7 @@ static_assert(kFlagCounted == PATHCOV_FN_COUNTED);
 static_assert(kFlagCuckoo == PATHCOV_FN_CUCKOO);
 static_assert(kFlagNarrow == PATHCOV_FN_NARROW);
 static_assert(kFlagEntryCounted == PATHCOV_FN_ENTRY_COUNTED);
+static_assert(kFlagThreeChoices == PATHCOV_FN_THREE_CHOICES);
 
 constexpr size_t at(DescriptorField field) {
   return static_cast<size_t>(field) * 8;

@@ -227,44 +227,43 @@ private:
     pending(tested, id, NULL_TREE);
   }
 
-  // Two-choice hashing (core hashSlot): slots (id * K1) >> shift and
-  // (id * K2) >> shift of the constant table, whose size is 2^(64 -
-  // shift); a tested id is in one of them, any other id in neither. Both
-  // loads, no branch but the miss's: about eight instructions whatever
-  // the function's size, and where the id is known at compile time the
-  // check folds away like a bytemap's.
+  // Cuckoo hashing (core hashSlot): slots (id * K_i) >> shift of the
+  // constant table, whose size is 2^(64 - shift), for two or three
+  // multipliers; a tested id is in one of them, any other id in none. All
+  // the loads, no branch but the miss's: about four instructions a probe
+  // whatever the function's size, and where the id is known at compile
+  // time the check folds away like a bytemap's.
   void checkHashed(tree id) {
     int bits = 0;
     while ((uint64_t{1} << bits) < tables_.bound)
       ++bits;
     tree shift = build_int_cst(unsigned_type_node, 64 - bits);
-    tree tested = NULL_TREE, first = NULL_TREE, firstIndex = NULL_TREE;
-    for (uint64_t multiplier : tables_.multipliers) {
+    tree tested = NULL_TREE, hitIndex = NULL_TREE;
+    for (unsigned i = 0; i < tables_.hashChoices; ++i) {
       tree product = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(product, MULT_EXPR, id,
-                              build_int_cstu(pathType(), multiplier)));
+                              build_int_cstu(pathType(), tables_.multipliers[i])));
       tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(index, RSHIFT_EXPR, product, shift));
       tree found = holds(index, id);
-      if (!tested) {
-        first = found;
-        firstIndex = index;
-      } else {
-        // count-tested=1: the hit's slot count, at table_size + 2 + slot
-        // (abi.h), whichever probe hit.
+      if (tested) {
+        // count-tested=1: the hit's slot count, at table_size + choices +
+        // slot (abi.h), whichever probe hit.
         if (tables_.counted) {
           tree hit = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
-          add(gimple_build_assign(hit, COND_EXPR, first, firstIndex, index));
-          firstIndex = hit;
+          add(gimple_build_assign(hit, COND_EXPR, tested, hitIndex, index));
+          index = hit;
         }
         tree either = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_tested");
         add(gimple_build_assign(either, BIT_IOR_EXPR, tested, found));
         found = either;
       }
+      hitIndex = index;
       tested = found;
     }
     pending(tested, id,
-            tables_.counted ? element(firstIndex, tables_.bound + 2) : NULL_TREE);
+            tables_.counted ? element(hitIndex, tables_.bound + tables_.hashChoices)
+                            : NULL_TREE);
   }
 
   void pending(tree tested, tree id, tree count) {

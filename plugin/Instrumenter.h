@@ -23,9 +23,9 @@ enum class PathEnd {
   CheckBytemap,  // residual: byte id of the bytemap set ? nothing : miss
   CheckTable,    // residual: table[ppp & size] holds id ? count it
                  // (if counted) : miss
-  CheckHashed,   // residual: table[h1(id)] or table[h2(id)] holds id ?
-                 // count it (if counted) : miss (two-choice hash, see
-                 // hashSlot)
+  CheckHashed,   // residual: table[h1(id)] or table[h2(id)] (or
+                 // table[h3(id)]) holds id ? count it (if counted) : miss
+                 // (cuckoo hash, see hashSlot)
   LookUp,        // residual: __pathcov_residual_lookup(fn, id)
   Residual,      // residual: miss
 };
@@ -46,14 +46,15 @@ struct FunctionTables {
   bool countCalls = false; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
-  // Residual mode: the seen slots (seenSlots {tag, count} pairs), or
+  // Residual mode: the seen slots (seenSlots tags, then as many counts), or
   // NULL_TREE.
   tree seen = NULL_TREE;
   uint64_t seenSlots = 0;
   bool slotPerPath = false; // seenSlots >= the function's paths: slot k is
                             // path k's alone
-  // CheckHashed: the two multipliers.
-  uint64_t multipliers[2] = {0, 0};
+  // CheckHashed: the multipliers, one per slot an id may sit in.
+  unsigned hashChoices = 0;
+  HashMultipliers multipliers{};
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

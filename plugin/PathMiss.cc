@@ -78,20 +78,23 @@ std::string countSlot(bool atomic, const std::string &count) {
 // it has recorded, so a residual path calls it once, then counts like a
 // tested one (a `lock` add with atomic). Where every path has a slot of its
 // own (slotPerPath), k is the id and a set tag can only be the path's: `if
-// (seen[2k] != 0)`, no mask and no id + 1 to compare. The call goes to a
-// stub that preserves every register (runtime/src/path_miss_x86_64.S),
-// its arguments on the stack: to the register allocator it is no call at
-// all and ties no value to a register, so the function's hot paths keep
-// their values in caller-saved registers and save none. A claimed slot's
-// count comes last, so that a repeated residual path falls through the asm
-// after four instructions (six with a tag to match). The slots are an
+// (seen[id] != 0)`, no mask, no id + 1 to compare and no index to compute
+// (the tag is at (seen, id, 8), the count seenSlots words further). The
+// call goes to a stub that preserves every register
+// (runtime/src/path_miss_x86_64.S), its arguments on the stack: to the
+// register allocator it is no call at all and ties no value to a register,
+// so the function's hot paths keep their values in caller-saved registers
+// and save none. A claimed slot's count comes last, so that a repeated
+// residual path falls through the asm after three instructions (six with
+// a tag to match). The slots are an
 // in-out memory operand: the asm reads the tag afresh every time, and the
 // compiler keeps nothing of them across it; their address is an input,
 // which a loop keeps in a register. Without seen slots, the call alone.
 gasm *buildMissAsm(const MissTables &tables, tree id) {
   AsmOperands asmOps;
-  // The slot's index, then the descriptor's address for the call.
-  const std::string index = asmOps.scratch();
+  // The slot's index where slots are shared, and the descriptor's address
+  // for the call.
+  const std::string scratch = asmOps.scratch();
   const std::string tag =
       tables.seen && !tables.slotPerPath ? asmOps.scratch() : "";
   if (tables.seen)
@@ -101,19 +104,22 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   if (tables.seen) {
     const std::string seenOp =
         asmOps.input("r", build_fold_addr_expr(tables.seen));
-    // index = 2k, the slot's tag at seen[index], its count after it.
-    text = "leaq (" + idOp + "," + idOp + "), " + index + "\n\t";
-    if (!tables.slotPerPath)
-      text += "andl $" + std::to_string(2 * (tables.seenSlots - 1)) + ", %k" +
-              index.substr(1) + "\n\t";
+    // The slot k's tag at seen[k], its count at seen[seenSlots + k].
+    std::string index = idOp;
+    if (!tables.slotPerPath) {
+      index = scratch;
+      text = "movq " + idOp + ", " + index + "\n\tandl $" +
+             std::to_string(tables.seenSlots - 1) + ", %k" + index.substr(1) +
+             "\n\t";
+    }
     const std::string tagAt = "(" + seenOp + "," + index + ",8)";
     text += tables.slotPerPath ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
                                : "leaq 1(" + idOp + "), " + tag + "\n\tcmpq " +
                                      tag + ", " + tagAt + "\n\tje 1f\n\t";
-    tail = countSlot(tables.atomic, "8" + tagAt);
+    tail = countSlot(tables.atomic, std::to_string(8 * tables.seenSlots) + tagAt);
   }
   const std::string fnOp = asmOps.input("m", tables.descriptor);
-  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, index) + tail,
+  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, scratch) + tail,
                       true);
 }
 

@@ -12,7 +12,7 @@ namespace pathcov {
 // One function's residual tables, as its misses use them.
 struct MissTables {
   tree descriptor;        // struct pathcov_function
-  tree seen;              // its seen slots ({tag, count} pairs), or NULL_TREE
+  tree seen;              // its seen slots (the tags, then the counts), or NULL_TREE
   uint64_t seenSlots;     // how many
   bool slotPerPath;       // seenSlots >= the function's paths: slot k is
                           // path k's alone

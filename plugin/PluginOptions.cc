@@ -24,6 +24,9 @@ const char *const kPluginHelp =
     "                         entries (4096); larger ones get a hash table\n"
     "  delta-limit=X          residual mode: and only when the PPP interval\n"
     "                         is at most X times the tested paths (16)\n"
+    "  two-choice-slots=N     residual mode: hash tables of at most N slots\n"
+    "                         have two choices (16384); larger ones three,\n"
+    "                         about half the size for a probe more\n"
     "  bytemap-limit=N        residual mode: a byte per path for functions\n"
     "                         with at most N paths (4096), no PPP register;\n"
     "                         0: PPP tables only\n"
@@ -159,6 +162,9 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       options.sourceRoot = arg.value;
     } else if (arg.key == "table-limit") {
       if (!parseUnsigned(arg.value, options.residualLimits.tableEntries))
+        return bad + ": expected a number";
+    } else if (arg.key == "two-choice-slots") {
+      if (!parseUnsigned(arg.value, options.residualLimits.twoChoiceSlots))
         return bad + ": expected a number";
     } else if (arg.key == "delta-limit") {
       if (!parseRatio(arg.value, options.residualLimits.delta))

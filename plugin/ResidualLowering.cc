@@ -45,7 +45,8 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   FunctionTableSpec &spec = out.spec;
   spec.numPaths = numPaths;
   spec.flags = kFlagResidual | lowering.flag | (plan.narrow ? kFlagNarrow : 0) |
-               (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0);
+               (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0) |
+               (plan.hashChoices == 3 ? kFlagThreeChoices : 0);
   spec.tableSize = plan.tableSize;
   spec.numCounters = plan.table.size();
   spec.initialCounters = plan.table;
@@ -60,8 +61,8 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ends.checkedEnd = &plan.checkedEnd;
   ends.seenSlots = spec.seenSlots;
   ends.slotPerPath = spec.seenSlots >= numPaths;
-  ends.multipliers[0] = plan.multipliers[0];
-  ends.multipliers[1] = plan.multipliers[1];
+  ends.hashChoices = plan.hashChoices;
+  ends.multipliers = plan.multipliers;
   return out;
 }
 

@@ -63,20 +63,25 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     return sameEntry(plan, plan.table[ppp & plan.tableSize], ballLarus);
   }
   case ResidualPolicy::Hashed: {
-    // Two probes, as the plugin's code: t[h1(id)] == id || t[h2(id)] == id;
-    // a 64-bit table has the multipliers after its tableSize slots.
-    if (plan.table.size() != plan.tableSize + (plan.narrow ? 0 : 2) +
+    // A probe per choice, as the plugin's code: t[h1(id)] == id ||
+    // t[h2(id)] == id (|| t[h3(id)] == id); a 64-bit table has the
+    // multipliers after its tableSize slots.
+    const unsigned choices = plan.hashChoices;
+    if ((choices != 2 && choices != 3) ||
+        plan.table.size() != plan.tableSize + (plan.narrow ? 0 : choices) +
                                  (plan.counted ? plan.tableSize : 0) ||
-        (!plan.narrow && (plan.table[plan.tableSize] != plan.multipliers[0] ||
-                          plan.table[plan.tableSize + 1] != plan.multipliers[1]))) {
-      problem = "a hashed table without its two multipliers (or counts)";
+        (!plan.narrow &&
+         !std::equal(plan.multipliers.begin(), plan.multipliers.begin() + choices,
+                     plan.table.begin() + plan.tableSize))) {
+      problem = "a hashed table without its multipliers (or counts)";
       return false;
     }
-    const auto [k1, k2] = plan.multipliers;
-    return sameEntry(plan, plan.table[hashSlot(ballLarus, k1, plan.tableSize)],
-                     ballLarus) ||
-           sameEntry(plan, plan.table[hashSlot(ballLarus, k2, plan.tableSize)],
-                     ballLarus);
+    for (unsigned i = 0; i < choices; ++i)
+      if (sameEntry(plan, plan.table[hashSlot(ballLarus, plan.multipliers[i],
+                                              plan.tableSize)],
+                    ballLarus))
+        return true;
+    return false;
   }
   case ResidualPolicy::Sorted:
     for (uint64_t k = 0; k < plan.tableSize; ++k)
@@ -141,17 +146,19 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   EXPECT_TRUE(counted.counted);
   EXPECT_EQ(counted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
   expectExactChecks(counted);
-  // A table too large for the limit: a cuckoo hash table of 8 slots
-  // (at least twice the 3 tested ids), 32-bit (6 paths), so without the
-  // multipliers after it.
+  // A table too large for the limit: a two-choice cuckoo hash table of 8
+  // slots (at least twice the 3 tested ids), 32-bit (6 paths), so without
+  // the multipliers after it. Slots (id * K_i) >> 61: id 0 -> 0, 0; id 1
+  // -> 7, 4; id 5 -> 3, 6, each in its first free one.
   const ResidualPlan hashed = plan({2, 16, 0, false});
   EXPECT_EQ(hashed.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(hashed.hashChoices, 2u);
   EXPECT_EQ(hashed.tableSize, 8u);
-  const auto [k1, k2] = hashMultipliers(0);
+  const auto [k1, k2, k3] = hashMultipliers(0);
   EXPECT_EQ(k1, 0xe220a8397b1dcdafull);
   EXPECT_EQ(k2, 0x910a2dec89025cc1ull);
-  EXPECT_EQ(hashed.multipliers[0], k1);
-  EXPECT_EQ(hashed.multipliers[1], k2);
+  EXPECT_EQ(k3, 0x975835de1c9756cfull);
+  EXPECT_EQ(hashed.multipliers, (HashMultipliers{k1, k2, 0}));
   const uint64_t _ = kNoPath;
   EXPECT_EQ(hashed.table, (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1}));
   EXPECT_FALSE(hashed.counted);
@@ -167,6 +174,23 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
             (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1, k1, k2, 0, 0, 0, 0,
                                    0, 0, 0, 0}));
   expectExactChecks(countedHash);
+  // Three choices where two would take more than twoChoiceSlots slots
+  // (here always): 4 slots (at least 9/8 of the 3 ids). Slots
+  // (id * K_i) >> 62: id 0 -> 0, 0, 0; id 1 -> 3, 2, 2; id 5 -> 1, 3, 3.
+  ResidualLimits threeChoices{2, 16, 0, false};
+  threeChoices.twoChoiceSlots = 0;
+  const ResidualPlan hashed3 = plan(threeChoices);
+  EXPECT_EQ(hashed3.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(hashed3.hashChoices, 3u);
+  EXPECT_EQ(hashed3.tableSize, 4u);
+  EXPECT_EQ(hashed3.multipliers, hashMultipliers(0));
+  EXPECT_EQ(hashed3.table, (std::vector<uint64_t>{0, 5, _, 1}));
+  expectExactChecks(hashed3);
+  threeChoices.countTested = true;
+  const ResidualPlan counted3 = plan(threeChoices);
+  EXPECT_EQ(counted3.table,
+            (std::vector<uint64_t>{0, 5, _, 1, k1, k2, k3, 0, 0, 0, 0}));
+  expectExactChecks(counted3);
   // (Should no hash table be found: the sorted ids, see
   // HashedFallsBackToSortedWhenNoTableIsFound.)
 }
@@ -235,15 +259,35 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   EXPECT_EQ(again.policy, ResidualPolicy::Hashed);
   EXPECT_EQ(again.tableSize, plan.tableSize);
   EXPECT_EQ(again.table, plan.table);
+  EXPECT_EQ(plan.hashChoices, 2u);
+  // A table over twoChoiceSlots takes three choices, which fill it far
+  // beyond two's 50%: 1800 tested ids in 2048 slots (88%; two choices
+  // would take 4096), still exact.
+  ResidualLimits threeChoices = limits;
+  threeChoices.twoChoiceSlots = 2048;
+  std::vector<uint64_t> many = randomIds(1800, 16384);
+  const ResidualPlan full = planResidual(
+      numbered, cfg.checksum(), hex64(cfg.checksum()), many, threeChoices);
+  ASSERT_EQ(full.policy, ResidualPolicy::Hashed);
+  EXPECT_EQ(full.hashChoices, 3u);
+  EXPECT_EQ(full.tableSize, 2048u);
+  std::sort(many.begin(), many.end());
+  for (uint64_t id = 0; id < 16384; ++id) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, full, id, problem),
+              std::binary_search(many.begin(), many.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
 }
 
-// Cuckoo insertion that may not move an id fails on a table of 1000 ids,
-// at both sizes and with every pair of multipliers: the plan falls back to
-// the sorted table, still exact.
+// Cuckoo insertion that may not move an id fails on a table of 1500 ids,
+// at both sizes (4096 and 8192 slots) and with every pair of multipliers:
+// the plan falls back to the sorted table, still exact.
 TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   const Cfg cfg = diamonds(14);
   const NumberedDag numbered = numberBallLarus(cfg);
-  std::vector<uint64_t> tested = randomIds(1000, 16384);
+  std::vector<uint64_t> tested = randomIds(1500, 16384);
   std::sort(tested.begin(), tested.end());
   ResidualLimits limits{4096, 16, 0, false};
   limits.hashKicks = 0;
@@ -276,11 +320,13 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
     EXPECT_EQ(problem, "");
   }
   // Directly: no table, where moving ids finds one.
-  const auto [k1, k2] = hashMultipliers(0);
-  EXPECT_TRUE(buildCuckooTable(tested, 4096, k1, k2, 0).empty());
-  EXPECT_EQ(buildCuckooTable(tested, 4096, k1, k2, 500).size(), 4096u);
-  // Three ids with the same two slots never fit.
-  EXPECT_TRUE(buildCuckooTable({1, 2, 3}, 4, 1, 1, 500).empty());
+  for (unsigned choices : {2u, 3u}) {
+    EXPECT_TRUE(buildCuckooTable(tested, 4096, hashMultipliers(0), choices, 0).empty());
+    EXPECT_EQ(buildCuckooTable(tested, 4096, hashMultipliers(0), choices, 500).size(),
+              4096u);
+  }
+  // Two ids whose slots are all one slot never fit.
+  EXPECT_TRUE(buildCuckooTable({1, 2}, 4, {1, 1, 1}, 3, 500).empty());
 }
 
 // A path end that only tested paths reach gets no check; a function whose

@@ -209,15 +209,22 @@ static inline int is_residual(const struct pathcov_function *fn) {
          (fn->flags & PATHCOV_FN_RESIDUAL);
 }
 
-/* The seen slot (abi.h: {tag, count}) of path id of fn (a residual
- * function, or a hashed record-mode one), or NULL when fn has none (or a
- * slot count that is not a power of two). */
+/* The tag of path id's seen slot (abi.h) in fn (a residual function, or
+ * a hashed record-mode one), or NULL when fn has none (or a slot count
+ * that is not a power of two). */
 static inline uint64_t *seen_slot(const struct pathcov_function *fn,
                                   uint64_t id) {
   uint64_t n = fn->seen_slots;
   if (!fn->seen || n == 0 || (n & (n - 1)))
     return NULL;
-  return &fn->seen[2 * (id & (n - 1))];
+  return &fn->seen[id & (n - 1)];
+}
+
+/* The count of the seen slot whose tag is `tag` (seen_slot): the counts
+ * follow the seen_slots tags. */
+static inline uint64_t *seen_count(const struct pathcov_function *fn,
+                                   uint64_t *tag) {
+  return tag + fn->seen_slots;
 }
 
 /* Claims seen slot `tag` (seen_slot) for path id if it is free: a

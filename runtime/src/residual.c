@@ -60,10 +60,12 @@ static int has_counts(const struct pathcov_function *fn) {
 
 /* abi.h: where the counts of a counting table start (entry k's count is
  * counters[counts_at(fn) + k]), and how many there are: after the
- * table_size + 1 ids, or after a hash table's table_size slots and its two
- * multipliers (PATHCOV_FN_CUCKOO). */
+ * table_size + 1 ids, or after a hash table's table_size slots and its
+ * multipliers, one per choice (PATHCOV_FN_CUCKOO). */
 static uint64_t counts_at(const struct pathcov_function *fn) {
-  return fn->table_size + ((fn->flags & PATHCOV_FN_CUCKOO) ? 2 : 1);
+  if (!(fn->flags & PATHCOV_FN_CUCKOO))
+    return fn->table_size + 1;
+  return fn->table_size + ((fn->flags & PATHCOV_FN_THREE_CHOICES) ? 3 : 2);
 }
 static uint64_t num_counts(const struct pathcov_function *fn) {
   return fn->table_size + ((fn->flags & PATHCOV_FN_CUCKOO) ? 0 : 1);
@@ -86,9 +88,9 @@ static uint64_t read_count(uint64_t *count, int take) {
  * that has not run since a report before exec took its count. */
 static uint64_t path_count(struct entry *e, int take) {
   uint64_t count = read_count(&e->count, take);
-  uint64_t *slot = seen_slot(e->fn, e->id);
-  if (slot && __atomic_load_n(&slot[0], __ATOMIC_RELAXED) == e->id + 1)
-    count += read_count(&slot[1], take);
+  uint64_t *tag = seen_slot(e->fn, e->id);
+  if (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == e->id + 1)
+    count += read_count(seen_count(e->fn, tag), take);
   return count;
 }
 
@@ -106,10 +108,10 @@ static void reset_in_child(void) {
       residual_table.index[i] = 0;
   for (uint64_t i = 0; i < used; ++i) {
     struct entry *e = &residual_table.entries[i];
-    uint64_t *slot = e->state == ENTRY_LIVE ? seen_slot(e->fn, e->id) : NULL;
-    if (slot && slot[0] == e->id + 1) {
-      slot[0] = 0;
-      slot[1] = 0;
+    uint64_t *tag = e->state == ENTRY_LIVE ? seen_slot(e->fn, e->id) : NULL;
+    if (tag && *tag == e->id + 1) {
+      *tag = 0;
+      *seen_count(e->fn, tag) = 0;
     }
     e->state = ENTRY_PENDING;
   }

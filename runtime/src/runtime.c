@@ -204,9 +204,9 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
  * Nothing here touches a vector register (this file is compiled with
  * -mgeneral-regs-only): the stub saves only the general ones. */
 void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *slot = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
-  if (slot && claim_seen_slot(slot, id))
-    count(slot + 1, fn);
+  uint64_t *tag = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
+  if (tag && claim_seen_slot(tag, id))
+    count(seen_count(fn, tag), fn);
   else
     __pathcov_record_path(fn, id);
 }
@@ -293,15 +293,16 @@ static void take_function(struct pathcov_function *const *p,
     }
   }
   /* The paths counted in their seen slots (__pathcov_record_miss), by
-   * blocks of 16 slots, a block of free ones read without taking. */
+   * blocks of 16 slots, a block of free ones (their tags) read without
+   * taking. */
   uint64_t slots = seen_slot(fn, 0) ? fn->seen_slots : 0;
   for (uint64_t block = 0; block < slots; block += 16) {
     uint64_t end = slots - block < 16 ? slots : block + 16;
-    if (all_zero(fn->seen, 2 * block, 2 * end))
+    if (all_zero(fn->seen, block, end))
       continue;
     for (uint64_t k = block; k < end; ++k) {
-      uint64_t tag = __atomic_load_n(&fn->seen[2 * k], __ATOMIC_RELAXED);
-      uint64_t n = tag ? take(&fn->seen[2 * k + 1]) : 0;
+      uint64_t tag = __atomic_load_n(&fn->seen[k], __ATOMIC_RELAXED);
+      uint64_t n = tag ? take(seen_count(fn, &fn->seen[k])) : 0;
       if (n && c->paths)
         c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
     }

@@ -34,7 +34,8 @@
       __attribute__((section("pathcov_functions"), used)) = &var
 
 /* A record-mode hashed function with seen slots, as the plugin makes it
- * on x86-64: seen_ is uint64_t[2 * slots_], zero; slots_ a power of two. */
+ * on x86-64: seen_ is uint64_t[2 * slots_] (the tags, then the counts),
+ * zero; slots_ a power of two. */
 #define FAKE_HASHED_SEEN(var, identity_, num_paths_, seen_, slots_)         \
   static struct pathcov_function var = {                                     \
       .abi_version = PATHCOV_ABI_VERSION,                                    \
@@ -115,10 +116,10 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
  * if the slot holds the path's tag; else 0, and the caller calls the
  * runtime. */
 static inline int fake_seen_count(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *slot = &fn->seen[2 * (id & (fn->seen_slots - 1))];
-  if (slot[0] != id + 1)
+  uint64_t *tag = &fn->seen[id & (fn->seen_slots - 1)];
+  if (*tag != id + 1)
     return 0;
-  fake_bump(&slot[1], fn->flags);
+  fake_bump(tag + fn->seen_slots, fn->flags);
   return 1;
 }
 

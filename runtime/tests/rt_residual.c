@@ -97,11 +97,13 @@ static void counts(void) {
   print_table("sorted", &fn_sorted, 6);
 }
 
-/* A function's seen slots, {tag, count} each. */
+/* A function's seen slots, each its tag and count (abi.h: the tags, then
+ * the counts). */
 static void print_slots(const char *name, const struct pathcov_function *fn) {
   printf("%s", name);
-  for (uint64_t k = 0; k < 2 * fn->seen_slots; ++k)
-    printf(" %llu", (unsigned long long)fn->seen[k]);
+  for (uint64_t k = 0; k < fn->seen_slots; ++k)
+    printf(" %llu %llu", (unsigned long long)fn->seen[k],
+           (unsigned long long)fn->seen[fn->seen_slots + k]);
   printf("\n");
 }
 

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 5
+#define PATHCOV_ABI_VERSION 6
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -32,17 +32,18 @@
  * without it the table is a constant. */
 #define PATHCOV_FN_COUNTED 64u
 /* Residual mode, policy "hashed" (the PPP interval too large for an
- * array): `counters` points at a two-choice (cuckoo)
- * hash table of the tested Ball-Larus ids: table_size slots (a power of
- * two, 2^b, at least twice the tested paths), each a tested id or
- * UINT64_MAX, then two more words, the odd multipliers K1 and K2, then,
- * with PATHCOV_FN_COUNTED, table_size counts (slot k's count is
- * counters[table_size + 2 + k]; without, the table is a constant). A tested
- * id is in slot (id * K1) >> (64 - b) or slot (id * K2) >> (64 - b)
- * (64-bit products, wrapping), and no other id is in either. Instrumented
- * code probes both inline and misses (__pathcov_residual_path, through the
- * seen slots) when neither holds the id, or counts the hit slot; the
- * runtime reads the table only to report counts. */
+ * array): `counters` points at a two-choice (cuckoo), or with
+ * PATHCOV_FN_THREE_CHOICES three-choice, hash table of the tested
+ * Ball-Larus ids: table_size slots (a power of two, 2^b), each a tested
+ * id or UINT64_MAX, then c more words (c the number of choices), the odd
+ * multipliers K1 .. Kc, then, with PATHCOV_FN_COUNTED, table_size counts
+ * (slot k's count is counters[table_size + c + k]; without, the table is
+ * a constant). A tested id is in one of the slots (id * Ki) >> (64 - b)
+ * (64-bit products, wrapping), and no other id is in any of them.
+ * Instrumented code probes them all inline and misses
+ * (__pathcov_residual_path, through the seen slots) when none holds the
+ * id, or counts the hit slot; the runtime reads the table only to report
+ * counts. */
 #define PATHCOV_FN_CUCKOO 128u
 /* Residual mode, an array or hash table (PATHCOV_FN_CUCKOO) without counts
  * (no PATHCOV_FN_COUNTED) of a function with fewer than UINT32_MAX paths:
@@ -57,6 +58,10 @@
  * Without the flag, every counter is read. Runtimes that predate it
  * ignore it. */
 #define PATHCOV_FN_ENTRY_COUNTED 512u
+/* Residual mode, with PATHCOV_FN_CUCKOO: three choices, three multipliers
+ * (a table too large for two choices, which fail beyond half full, while
+ * three fill one to about 91%: docs/residual-mode.md). */
+#define PATHCOV_FN_THREE_CHOICES 1024u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
@@ -87,8 +92,8 @@ struct pathcov_function {
    * (table_size + 1 is a power of two; ids past the PPP interval, at least
    * the last, are UINT64_MAX, which no path has), or,
    * with PATHCOV_FN_SORTED, sorted (the last id UINT64_MAX too, never
-   * read). With PATHCOV_FN_CUCKOO, the hash table and its two multipliers
-   * (table_size + 2 words), then, with PATHCOV_FN_COUNTED, table_size
+   * read). With PATHCOV_FN_CUCKOO, the hash table and its multipliers
+   * (table_size + 2 or 3 words), then, with PATHCOV_FN_COUNTED, table_size
    * counts. With PATHCOV_FN_BYTEMAP, the bytemap. 0 when no path of the
    * function was tested. (A function with every path tested has no
    * descriptor in residual mode.) */
@@ -104,9 +109,10 @@ struct pathcov_function {
   uint64_t resumes;
   /* Residual mode (docs/residual-mode.md, "First sighting only") and
    * hashed record-mode functions on x86-64 (docs/record-mode.md): the
-   * function's seen slots, seen_slots pairs {tag, count} of uint64_t,
-   * interleaved (slot k is seen[2k], seen[2k + 1]), writable and zero in the
-   * object; 0 when the function has none (record-mode arrays, count-tested=1,
+   * function's seen slots, seen_slots tags then seen_slots counts, all
+   * uint64_t (slot k is seen[k] and seen[seen_slots + k]: where every path
+   * has a slot, the id indexes both, no scaling; ABI 5 and earlier
+   * interleaved them), writable and zero in the object; 0 when the function has none (record-mode arrays, count-tested=1,
    * and the sorted policy; hashed residual functions have them). Path id's
    * slot is id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
    * residual path once it has recorded it, by a compare-and-swap of the tag

@@ -6,6 +6,7 @@
 #include "pathcov/core/Dag.h"
 #include "pathcov/core/Ppp.h"
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -18,8 +19,8 @@ enum class ResidualPolicy : uint8_t {
   Bytemap,  // few enough Ball-Larus ids for a byte each: one register, one
             // compare with memory, no PPP register and no bounds check
   Array,    // PPP-indexed table: ppp & size, one compare
-  Hashed,   // PPP interval too large: a constant two-choice (cuckoo) hash
-            // table of the tested ids, two probes inline whatever the
+  Hashed,   // PPP interval too large: a constant cuckoo hash table of the
+            // tested ids, two or three probes inline whatever the
             // function's size
   Sorted,   // no hash table found (a fallback that should not happen):
             // binary search of tested ids, out of line
@@ -46,11 +47,15 @@ struct ResidualLimits {
   // hash or sorted tables with a count beside each id, never a bytemap.
   bool countTested = false;
   // Hashed: cuckoo insertion moves at most this many ids per insertion
-  // before it tries the next pair of multipliers (0: never moves one).
+  // before it tries the next multipliers (0: never moves one).
   unsigned hashKicks = 500;
-  // Hashed: the pairs of multipliers tried at each size (0: none, every
+  // Hashed: the sets of multipliers tried at each size (0: none, every
   // such function sorted; for tests).
   unsigned hashAttempts = 8;
+  // Hashed: the most slots a two-choice table may have (at least twice
+  // the ids); a larger one takes three choices instead, which fill it to
+  // about 91%, for one probe more at every check (0: always three).
+  uint64_t twoChoiceSlots = 16384;
   // Peel the first iteration of loops the tests ran at least this many
   // times per entry (0: never). See ResidualPlan::peel.
   uint64_t peelIterations = 4;
@@ -65,18 +70,23 @@ inline uint64_t hashSlot(uint64_t id, uint64_t multiplier, uint64_t size) {
   return (id * multiplier) >> (64 - bits);
 }
 
-// Hashed: the n-th pair of multipliers tried (n = 0, 1, ...): odd 64-bit
+// Hashed: the most slots an id may sit in (ResidualLimits::twoChoiceSlots
+// says when two, when three).
+constexpr unsigned kMaxHashChoices = 3;
+using HashMultipliers = std::array<uint64_t, kMaxHashChoices>;
+
+// Hashed: the n-th set of multipliers tried (n = 0, 1, ...): odd 64-bit
 // constants from splitmix64, the same in every build.
-std::pair<uint64_t, uint64_t> hashMultipliers(unsigned n);
+HashMultipliers hashMultipliers(unsigned n);
 
 // Hashed: a table of `size` slots (a power of two, at least 2) holding each
-// of `ids` (distinct, none kNoPath) in slot hashSlot(id, k1, size) or
-// hashSlot(id, k2, size), the others kNoPath, built by cuckoo insertion
-// in the order given, moving at most `kicks` ids per insertion; empty
-// when that fails.
+// of `ids` (distinct, none kNoPath) in one of its slots hashSlot(id, k[i],
+// size), i < choices (2 or 3), the others kNoPath, built by cuckoo
+// insertion (a random walk, the same in every build) in the order given,
+// moving at most `kicks` ids per insertion; empty when that fails.
 std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
-                                       uint64_t size, uint64_t k1, uint64_t k2,
-                                       unsigned kicks);
+                                       uint64_t size, const HashMultipliers &k,
+                                       unsigned choices, unsigned kicks);
 
 struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
@@ -95,15 +105,17 @@ struct ResidualPlan {
   // the PPP interval (at least the last) kNoPath. Sorted:
   // the tested ids ascending, then kNoPath. With countTested, as many
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
-  // twice the tested paths), each a tested id or kNoPath: a tested id is in
-  // slot hashSlot(id, multipliers[0]) or hashSlot(id, multipliers[1]), and
-  // no other id is in either; unless narrow, the two multipliers follow
-  // the slots (abi.h), then, with countTested, tableSize counts (0), slot
-  // k's at tableSize + 2 + k.
+  // twice the tested paths with two choices, 9/8 of them with three), each
+  // a tested id or kNoPath: a tested id is in one of its slots
+  // hashSlot(id, multipliers[i]), i < hashChoices, and no other id is in
+  // any of them; unless narrow, the hashChoices multipliers follow the
+  // slots (abi.h), then, with countTested, tableSize counts (0), slot k's
+  // at tableSize + hashChoices + k.
   // Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
-  uint64_t multipliers[2] = {0, 0}; // Hashed: K1, K2
+  unsigned hashChoices = 0;       // Hashed: 2 or 3
+  HashMultipliers multipliers{};  // Hashed: K1, K2 (, K3)
   bool counted = false; // the table has counts
   // Array or Hashed without counts, of a function with fewer than
   // UINT32_MAX paths: the instrumentation stores the table's ids as
