@@ -394,6 +394,7 @@ TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
 TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
   unsigned graphs = 0, residualPaths = 0;
   unsigned byPolicy[kResidualPolicies] = {};
+  unsigned hashedByChoices[kMaxHashChoices + 1] = {};
   for (uint64_t seed = 9000000; graphs < 1500; ++seed) {
     std::mt19937_64 rng(seed);
     const Cfg cfg = randomCfg(rng);
@@ -421,9 +422,14 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
       limits.hashKicks = 0;
     if (rng() % 4 == 0)
       limits.hashAttempts = 0;
+    // Half the hash tables with three choices.
+    if (rng() % 2 == 0)
+      limits.twoChoiceSlots = 0;
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex64(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];
+    if (plan.policy == ResidualPolicy::Hashed)
+      ++hashedByChoices[plan.hashChoices];
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
       const bool hit = checkAtPathEnd(numbered, plan, id, problem);
@@ -446,6 +452,8 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     }
   }
   std::printf(" %u residual paths checked\n", residualPaths);
+  EXPECT_GT(hashedByChoices[2], 20u);
+  EXPECT_GT(hashedByChoices[3], 20u);
 }
 
 // Ball-Larus Figure 10 (a loop B..E, back edge E->B) with the compiler's
