@@ -112,9 +112,10 @@ struct pathcov_function {
    * function's seen slots, seen_slots tags then seen_slots counts, all
    * uint64_t (slot k is seen[k] and seen[seen_slots + k]: where every path
    * has a slot, the id indexes both, no scaling; ABI 5 and earlier
-   * interleaved them), writable and zero in the object; 0 when the function has none (record-mode arrays, count-tested=1,
-   * and the sorted policy; hashed residual functions have them). Path id's
-   * slot is id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
+   * interleaved them), writable and zero in the object; 0 when the
+   * function has none (record-mode arrays, count-tested=1, and the sorted
+   * policy; hashed residual functions have them). Path id's slot is
+   * id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
    * residual path once it has recorded it, by a compare-and-swap of the tag
    * to id + 1, which then never changes (but for a forked child's reset).
    * Instrumented code, where a path end's check misses, tests the slot: tag
