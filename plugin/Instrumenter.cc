@@ -239,10 +239,10 @@ private:
       ++bits;
     tree shift = build_int_cst(unsigned_type_node, 64 - bits);
     tree tested = NULL_TREE, hitIndex = NULL_TREE;
-    for (unsigned i = 0; i < tables_.hashChoices; ++i) {
+    for (uint64_t multiplier : tables_.multipliers) {
       tree product = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(product, MULT_EXPR, id,
-                              build_int_cstu(pathType(), tables_.multipliers[i])));
+                              build_int_cstu(pathType(), multiplier)));
       tree index = make_temp_ssa_name(pathType(), nullptr, "pathcov_hash");
       add(gimple_build_assign(index, RSHIFT_EXPR, product, shift));
       tree found = holds(index, id);
@@ -262,7 +262,7 @@ private:
       tested = found;
     }
     pending(tested, id,
-            tables_.counted ? element(hitIndex, tables_.bound + tables_.hashChoices)
+            tables_.counted ? element(hitIndex, tables_.bound + tables_.multipliers.size())
                             : NULL_TREE);
   }
 

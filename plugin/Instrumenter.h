@@ -53,8 +53,7 @@ struct FunctionTables {
   bool slotPerPath = false; // seenSlots >= the function's paths: slot k is
                             // path k's alone
   // CheckHashed: the multipliers, one per slot an id may sit in.
-  unsigned hashChoices = 0;
-  HashMultipliers multipliers{};
+  std::vector<uint64_t> multipliers;
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

@@ -46,7 +46,7 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   spec.numPaths = numPaths;
   spec.flags = kFlagResidual | lowering.flag | (plan.narrow ? kFlagNarrow : 0) |
                (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0) |
-               (plan.hashChoices == 3 ? kFlagThreeChoices : 0);
+               (plan.multipliers.size() == 3 ? kFlagThreeChoices : 0);
   spec.tableSize = plan.tableSize;
   spec.numCounters = plan.table.size();
   spec.initialCounters = plan.table;
@@ -61,7 +61,6 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ends.checkedEnd = &plan.checkedEnd;
   ends.seenSlots = spec.seenSlots;
   ends.slotPerPath = spec.seenSlots >= numPaths;
-  ends.hashChoices = plan.hashChoices;
   ends.multipliers = plan.multipliers;
   return out;
 }

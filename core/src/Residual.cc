@@ -38,9 +38,9 @@ uint64_t splitmix64(uint64_t x) {
 
 // Puts `id` in the first free one of its slots; false when all are taken.
 bool placeInFreeSlot(std::vector<uint64_t> &table, uint64_t id,
-                     const HashMultipliers &k, unsigned choices) {
-  for (unsigned i = 0; i < choices; ++i) {
-    uint64_t &slot = table[hashSlot(id, k[i], table.size())];
+                     const std::vector<uint64_t> &k) {
+  for (uint64_t multiplier : k) {
+    uint64_t &slot = table[hashSlot(id, multiplier, table.size())];
     if (slot == kNoPath) {
       slot = id;
       return true;
@@ -51,30 +51,30 @@ bool placeInFreeSlot(std::vector<uint64_t> &table, uint64_t id,
 
 } // namespace
 
-HashMultipliers hashMultipliers(unsigned n) {
-  HashMultipliers k;
-  for (unsigned i = 0; i < kMaxHashChoices; ++i)
+std::vector<uint64_t> hashMultipliers(unsigned n, unsigned choices) {
+  std::vector<uint64_t> k(choices);
+  for (unsigned i = 0; i < choices; ++i)
     k[i] = splitmix64(kMaxHashChoices * uint64_t{n} + i) | 1;
   return k;
 }
 
 std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
-                                       uint64_t size, const HashMultipliers &k,
-                                       unsigned choices, unsigned kicks) {
+                                       uint64_t size, const std::vector<uint64_t> &k,
+                                       unsigned kicks) {
   std::vector<uint64_t> table(size, kNoPath);
   uint64_t walk = 0; // the random walk's state: the same table every build
   for (uint64_t id : ids) {
     uint64_t moving = id;
     uint64_t evictedFrom = size; // none yet
-    for (unsigned kick = 0; !placeInFreeSlot(table, moving, k, choices); ++kick) {
+    for (unsigned kick = 0; !placeInFreeSlot(table, moving, k); ++kick) {
       if (kick == kicks)
         return {};
       // Evict the id of one of its slots, chosen at random, but not
       // straight back into the slot it was just evicted from.
       walk = splitmix64(walk);
-      uint64_t slot = hashSlot(moving, k[walk % choices], size);
+      uint64_t slot = hashSlot(moving, k[walk % k.size()], size);
       if (slot == evictedFrom)
-        slot = hashSlot(moving, k[(walk + 1) % choices], size);
+        slot = hashSlot(moving, k[(walk + 1) % k.size()], size);
       std::swap(moving, table[slot]);
       evictedFrom = slot;
     }
@@ -103,16 +103,14 @@ bool planHashed(ResidualPlan &plan, const std::vector<uint64_t> &ids,
   }
   for (int doubled = 0; doubled < 2; ++doubled, size *= 2)
     for (unsigned n = 0; n < limits.hashAttempts; ++n) {
-      HashMultipliers k = hashMultipliers(n);
-      std::fill(k.begin() + choices, k.end(), 0);
+      std::vector<uint64_t> k = hashMultipliers(n, choices);
       std::vector<uint64_t> table =
-          buildCuckooTable(ids, size, k, choices, limits.hashKicks);
+          buildCuckooTable(ids, size, k, limits.hashKicks);
       if (table.empty())
         continue;
       plan.tableSize = size;
       plan.table = std::move(table);
-      plan.hashChoices = choices;
-      plan.multipliers = k;
+      plan.multipliers = std::move(k);
       return true;
     }
   return false;
@@ -311,9 +309,9 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     // countTested, a count per slot after them.
     if (!plan.narrow)
       plan.table.insert(plan.table.end(), plan.multipliers.begin(),
-                        plan.multipliers.begin() + plan.hashChoices);
+                        plan.multipliers.end());
     if (plan.counted)
-      plan.table.resize(2 * plan.tableSize + plan.hashChoices, 0);
+      plan.table.resize(2 * plan.tableSize + plan.multipliers.size(), 0);
   } else {
     plan.policy = ResidualPolicy::Sorted;
     plan.tableSize = probed.size();

@@ -6,7 +6,6 @@
 #include "pathcov/core/Dag.h"
 #include "pathcov/core/Ppp.h"
 
-#include <array>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -73,20 +72,20 @@ inline uint64_t hashSlot(uint64_t id, uint64_t multiplier, uint64_t size) {
 // Hashed: the most slots an id may sit in (ResidualLimits::twoChoiceSlots
 // says when two, when three).
 constexpr unsigned kMaxHashChoices = 3;
-using HashMultipliers = std::array<uint64_t, kMaxHashChoices>;
 
-// Hashed: the n-th set of multipliers tried (n = 0, 1, ...): odd 64-bit
-// constants from splitmix64, the same in every build.
-HashMultipliers hashMultipliers(unsigned n);
+// Hashed: the n-th set of multipliers tried (n = 0, 1, ...), one per
+// choice (2 or 3): odd 64-bit constants from splitmix64, the same in every
+// build (set n's first two are the same with two choices as with three).
+std::vector<uint64_t> hashMultipliers(unsigned n, unsigned choices);
 
 // Hashed: a table of `size` slots (a power of two, at least 2) holding each
 // of `ids` (distinct, none kNoPath) in one of its slots hashSlot(id, k[i],
-// size), i < choices (2 or 3), the others kNoPath, built by cuckoo
+// size), one per multiplier, the others kNoPath, built by cuckoo
 // insertion (a random walk, the same in every build) in the order given,
 // moving at most `kicks` ids per insertion; empty when that fails.
 std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
-                                       uint64_t size, const HashMultipliers &k,
-                                       unsigned choices, unsigned kicks);
+                                       uint64_t size, const std::vector<uint64_t> &k,
+                                       unsigned kicks);
 
 struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
@@ -107,15 +106,14 @@ struct ResidualPlan {
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
   // twice the tested paths with two choices, 9/8 of them with three), each
   // a tested id or kNoPath: a tested id is in one of its slots
-  // hashSlot(id, multipliers[i]), i < hashChoices, and no other id is in
-  // any of them; unless narrow, the hashChoices multipliers follow the
-  // slots (abi.h), then, with countTested, tableSize counts (0), slot k's
-  // at tableSize + hashChoices + k.
+  // hashSlot(id, multipliers[i]), and no other id is in any of them;
+  // unless narrow, the multipliers follow the slots (abi.h), then, with
+  // countTested, tableSize counts (0), slot k's at tableSize +
+  // multipliers.size() + k.
   // Empty for the other policies.
   uint64_t tableSize = 0;
   std::vector<uint64_t> table;
-  unsigned hashChoices = 0;       // Hashed: 2 or 3
-  HashMultipliers multipliers{};  // Hashed: K1, K2 (, K3)
+  std::vector<uint64_t> multipliers; // Hashed: one per choice, 2 or 3
   bool counted = false; // the table has counts
   // Array or Hashed without counts, of a function with fewer than
   // UINT32_MAX paths: the instrumentation stores the table's ids as
