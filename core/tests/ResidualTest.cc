@@ -66,19 +66,18 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     // A probe per choice, as the plugin's code: t[h1(id)] == id ||
     // t[h2(id)] == id (|| t[h3(id)] == id); a 64-bit table has the
     // multipliers after its tableSize slots.
-    const unsigned choices = plan.hashChoices;
+    const size_t choices = plan.multipliers.size();
     if ((choices != 2 && choices != 3) ||
         plan.table.size() != plan.tableSize + (plan.narrow ? 0 : choices) +
                                  (plan.counted ? plan.tableSize : 0) ||
         (!plan.narrow &&
-         !std::equal(plan.multipliers.begin(), plan.multipliers.begin() + choices,
+         !std::equal(plan.multipliers.begin(), plan.multipliers.end(),
                      plan.table.begin() + plan.tableSize))) {
       problem = "a hashed table without its multipliers (or counts)";
       return false;
     }
-    for (unsigned i = 0; i < choices; ++i)
-      if (sameEntry(plan, plan.table[hashSlot(ballLarus, plan.multipliers[i],
-                                              plan.tableSize)],
+    for (uint64_t multiplier : plan.multipliers)
+      if (sameEntry(plan, plan.table[hashSlot(ballLarus, multiplier, plan.tableSize)],
                     ballLarus))
         return true;
     return false;
@@ -152,13 +151,11 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   // -> 7, 4; id 5 -> 3, 6, each in its first free one.
   const ResidualPlan hashed = plan({2, 16, 0, false});
   EXPECT_EQ(hashed.policy, ResidualPolicy::Hashed);
-  EXPECT_EQ(hashed.hashChoices, 2u);
   EXPECT_EQ(hashed.tableSize, 8u);
-  const auto [k1, k2, k3] = hashMultipliers(0);
-  EXPECT_EQ(k1, 0xe220a8397b1dcdafull);
-  EXPECT_EQ(k2, 0x910a2dec89025cc1ull);
-  EXPECT_EQ(k3, 0x975835de1c9756cfull);
-  EXPECT_EQ(hashed.multipliers, (HashMultipliers{k1, k2, 0}));
+  const uint64_t k1 = 0xe220a8397b1dcdafull, k2 = 0x910a2dec89025cc1ull,
+                 k3 = 0x975835de1c9756cfull;
+  EXPECT_EQ(hashMultipliers(0, 3), (std::vector<uint64_t>{k1, k2, k3}));
+  EXPECT_EQ(hashed.multipliers, (std::vector<uint64_t>{k1, k2}));
   const uint64_t _ = kNoPath;
   EXPECT_EQ(hashed.table, (std::vector<uint64_t>{0, _, _, 5, _, _, _, 1}));
   EXPECT_FALSE(hashed.counted);
@@ -181,9 +178,8 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   threeChoices.twoChoiceSlots = 0;
   const ResidualPlan hashed3 = plan(threeChoices);
   EXPECT_EQ(hashed3.policy, ResidualPolicy::Hashed);
-  EXPECT_EQ(hashed3.hashChoices, 3u);
   EXPECT_EQ(hashed3.tableSize, 4u);
-  EXPECT_EQ(hashed3.multipliers, hashMultipliers(0));
+  EXPECT_EQ(hashed3.multipliers, (std::vector<uint64_t>{k1, k2, k3}));
   EXPECT_EQ(hashed3.table, (std::vector<uint64_t>{0, 5, _, 1}));
   expectExactChecks(hashed3);
   threeChoices.countTested = true;
@@ -208,6 +204,20 @@ Cfg diamonds(int n) {
   }
   cfg.addEdge(3 * n, 3 * n + 1, EdgeKind::Fallthru);
   return cfg;
+}
+
+// Every path id below `paths` checked at its end as the plugin's code
+// would: a hit exactly for the ids of `tested` (ascending); every `step`th.
+void expectEveryPathToldRight(const NumberedDag &numbered, const ResidualPlan &plan,
+                              const std::vector<uint64_t> &tested, uint64_t paths,
+                              uint64_t step = 1) {
+  for (uint64_t id = 0; id < paths; id += step) {
+    std::string problem;
+    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
+              std::binary_search(tested.begin(), tested.end(), id))
+        << id;
+    EXPECT_EQ(problem, "");
+  }
 }
 
 // `n` distinct ids below `limit`, from a fixed seed.
@@ -245,13 +255,7 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
                           [](uint64_t id) { return id != kNoPath; }),
             1000);
   std::sort(tested.begin(), tested.end());
-  for (uint64_t id = 0; id < 16384; ++id) {
-    std::string problem;
-    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
-              std::binary_search(tested.begin(), tested.end(), id))
-        << id;
-    EXPECT_EQ(problem, "");
-  }
+  expectEveryPathToldRight(numbered, plan, tested, 16384);
   // Deterministic: the same ids in another order, planned again.
   std::vector<uint64_t> reversed(tested.rbegin(), tested.rend());
   const ResidualPlan again = planResidual(numbered, cfg.checksum(),
@@ -259,7 +263,7 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   EXPECT_EQ(again.policy, ResidualPolicy::Hashed);
   EXPECT_EQ(again.tableSize, plan.tableSize);
   EXPECT_EQ(again.table, plan.table);
-  EXPECT_EQ(plan.hashChoices, 2u);
+  EXPECT_EQ(plan.multipliers.size(), 2u);
   // A table over twoChoiceSlots takes three choices, which fill it far
   // beyond two's 50%: 1800 tested ids in 2048 slots (88%; two choices
   // would take 4096), still exact.
@@ -269,16 +273,10 @@ TEST(Residual, LargeFunctionsWithFewTestedPathsGetADeterministicHashTable) {
   const ResidualPlan full = planResidual(
       numbered, cfg.checksum(), hex64(cfg.checksum()), many, threeChoices);
   ASSERT_EQ(full.policy, ResidualPolicy::Hashed);
-  EXPECT_EQ(full.hashChoices, 3u);
+  EXPECT_EQ(full.multipliers.size(), 3u);
   EXPECT_EQ(full.tableSize, 2048u);
   std::sort(many.begin(), many.end());
-  for (uint64_t id = 0; id < 16384; ++id) {
-    std::string problem;
-    EXPECT_EQ(checkAtPathEnd(numbered, full, id, problem),
-              std::binary_search(many.begin(), many.end(), id))
-        << id;
-    EXPECT_EQ(problem, "");
-  }
+  expectEveryPathToldRight(numbered, full, many, 16384);
 }
 
 // Cuckoo insertion that may not move an id fails on a table of 1500 ids,
@@ -298,13 +296,7 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   std::vector<uint64_t> expected = tested;
   expected.push_back(kNoPath);
   EXPECT_EQ(plan.table, expected);
-  for (uint64_t id = 0; id < 16384; ++id) {
-    std::string problem;
-    EXPECT_EQ(checkAtPathEnd(numbered, plan, id, problem),
-              std::binary_search(tested.begin(), tested.end(), id))
-        << id;
-    EXPECT_EQ(problem, "");
-  }
+  expectEveryPathToldRight(numbered, plan, tested, 16384);
   // Counting: the sorted ids, a count after each.
   limits.countTested = true;
   const ResidualPlan counted = planResidual(
@@ -312,21 +304,15 @@ TEST(Residual, HashedFallsBackToSortedWhenNoTableIsFound) {
   ASSERT_EQ(counted.policy, ResidualPolicy::Sorted);
   EXPECT_TRUE(counted.counted);
   EXPECT_EQ(counted.table.size(), 2 * (tested.size() + 1));
-  for (uint64_t id = 0; id < 16384; id += 7) {
-    std::string problem;
-    EXPECT_EQ(checkAtPathEnd(numbered, counted, id, problem),
-              std::binary_search(tested.begin(), tested.end(), id))
-        << id;
-    EXPECT_EQ(problem, "");
-  }
+  expectEveryPathToldRight(numbered, counted, tested, 16384, 7);
   // Directly: no table, where moving ids finds one.
   for (unsigned choices : {2u, 3u}) {
-    EXPECT_TRUE(buildCuckooTable(tested, 4096, hashMultipliers(0), choices, 0).empty());
-    EXPECT_EQ(buildCuckooTable(tested, 4096, hashMultipliers(0), choices, 500).size(),
+    EXPECT_TRUE(buildCuckooTable(tested, 4096, hashMultipliers(0, choices), 0).empty());
+    EXPECT_EQ(buildCuckooTable(tested, 4096, hashMultipliers(0, choices), 500).size(),
               4096u);
   }
   // Two ids whose slots are all one slot never fit.
-  EXPECT_TRUE(buildCuckooTable({1, 2}, 4, {1, 1, 1}, 3, 500).empty());
+  EXPECT_TRUE(buildCuckooTable({1, 2}, 4, {1, 1, 1}, 500).empty());
 }
 
 // A path end that only tested paths reach gets no check; a function whose
@@ -429,7 +415,7 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
                                            hex64(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];
     if (plan.policy == ResidualPolicy::Hashed)
-      ++hashedByChoices[plan.hashChoices];
+      ++hashedByChoices[plan.multipliers.size()];
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
       const bool hit = checkAtPathEnd(numbered, plan, id, problem);
