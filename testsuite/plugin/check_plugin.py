@@ -43,6 +43,8 @@ def main():
              "'peel-iterations=often': expected a number"),
             (["peel-insns=99999999999"], "pathcov: bad argument "
              "'peel-insns=99999999999': expected a number"),
+            (["two-choice-slots=some"], "pathcov: bad argument "
+             "'two-choice-slots=some': expected a number"),
             (["mode=residual"], "pathcov: mode=residual needs corpus=FILE"),
             (["mode=residual", "corpus=/nonexistent/corpus.json"],
              "pathcov: corpus /nonexistent/corpus.json: cannot open"),
