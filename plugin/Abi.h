@@ -9,7 +9,7 @@
 
 namespace pathcov {
 
-constexpr uint64_t kAbiVersion = 6; // PATHCOV_ABI_VERSION
+constexpr uint64_t kAbiVersion = 7; // PATHCOV_ABI_VERSION
 
 // struct pathcov_function's fields, in order, each 8 bytes.
 enum class DescriptorField {
@@ -30,5 +30,6 @@ constexpr uint64_t kFlagCuckoo = 128;
 constexpr uint64_t kFlagNarrow = 256;
 constexpr uint64_t kFlagEntryCounted = 512;
 constexpr uint64_t kFlagThreeChoices = 1024;
+constexpr uint64_t kFlagSeenWords = 2048;
 
 } // namespace pathcov

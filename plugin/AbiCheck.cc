@@ -21,6 +21,7 @@ static_assert(kFlagCuckoo == PATHCOV_FN_CUCKOO);
 static_assert(kFlagNarrow == PATHCOV_FN_NARROW);
 static_assert(kFlagEntryCounted == PATHCOV_FN_ENTRY_COUNTED);
 static_assert(kFlagThreeChoices == PATHCOV_FN_THREE_CHOICES);
+static_assert(kFlagSeenWords == PATHCOV_FN_SEEN_WORDS);
 
 constexpr size_t at(DescriptorField field) {
   return static_cast<size_t>(field) * 8;

@@ -328,7 +328,7 @@ private:
     gimple *miss = nullptr;
     if (TARGET_64BIT)
       miss = buildMissAsm({tables_.descriptor, tables_.seen, tables_.seenSlots,
-                           tables_.slotPerPath, atomic_,
+                           tables_.seenWords, atomic_,
                            tables_.pathEnd == PathEnd::CountHashed
                                ? kRecordMissStub
                                : kResidualMissStub},

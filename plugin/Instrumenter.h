@@ -46,12 +46,11 @@ struct FunctionTables {
   bool countCalls = false; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
-  // Residual mode: the seen slots (seenSlots tags, then as many counts), or
-  // NULL_TREE.
+  // Residual mode: the seen slots (seenSlots tags, then as many counts; or
+  // with seenWords a word per path), or NULL_TREE.
   tree seen = NULL_TREE;
   uint64_t seenSlots = 0;
-  bool slotPerPath = false; // seenSlots >= the function's paths: slot k is
-                            // path k's alone
+  bool seenWords = false;
   // CheckHashed: the multipliers, one per slot an id may sit in.
   std::vector<uint64_t> multipliers;
 };

@@ -70,33 +70,71 @@ std::string countSlot(bool atomic, const std::string &count) {
          "addq $1, " + count + "\n2:";
 }
 
+// seen[id]. Where id is a register plus a constant, as `(seen + constant)
+// [register]`: the constant goes into the address's displacement, where
+// the compiler would compute the sum into a register of its own (a loop's
+// residual path paid that `lea` on every iteration).
+tree seenWordRef(tree seen, tree id) {
+  tree element = TREE_TYPE(TREE_TYPE(seen));
+  gassign *def = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(id));
+  if (def && gimple_assign_rhs_code(def) == PLUS_EXPR &&
+      TREE_CODE(gimple_assign_rhs2(def)) == INTEGER_CST) {
+    const HOST_WIDE_INT offset =
+        tree_to_shwi(fold_convert(ssizetype, gimple_assign_rhs2(def))) *
+        int_size_in_bytes(element);
+    tree shifted = build2(MEM_REF, build_array_type(element, NULL_TREE),
+                          build_fold_addr_expr(seen),
+                          build_int_cst(build_pointer_type(TREE_TYPE(seen)), offset));
+    return build4(ARRAY_REF, element, shifted, gimple_assign_rhs1(def), NULL_TREE,
+                  NULL_TREE);
+  }
+  return build4(ARRAY_REF, element, seen, id, NULL_TREE, NULL_TREE);
+}
+
+// With a seen word per path (abi.h): `[lock] subq $1, word; jns 1f; call`.
+// The word is a memory operand, addressed as the compiler likes: it folds
+// the id's constant offsets into the displacement (a loop's path register
+// is often the id plus a constant) and needs the id in no register; the
+// call passes the word's address, from which the runtime has the id. A
+// repeated residual path costs the subtraction and the branch.
+gasm *buildWordMissAsm(const MissTables &tables, tree id) {
+  AsmOperands asmOps;
+  const std::string scratch = asmOps.scratch();
+  tree word = seenWordRef(tables.seen, id);
+  const std::string wordOp = asmOps.output("+m", word);
+  const std::string fnOp = asmOps.input("m", tables.descriptor);
+  return asmOps.build(std::string(tables.atomic ? "lock " : "") + "subq $1, " +
+                          wordOp + "\n\tjns 1f\n\tleaq " + wordOp + ", " +
+                          scratch + "\n\t" +
+                          callStub(kResidualWordStub, scratch, fnOp, scratch) +
+                          "\n1:",
+                      true);
+}
+
 } // namespace
 
 // One asm statement, not the three blocks of a GIMPLE version, because the
 // optimizers' time grows with blocks (bzip2's decompress.c compiled in
 // 1.33 s with them, 0.79 s so). The runtime claims the free slot of a path
 // it has recorded, so a residual path calls it once, then counts like a
-// tested one (a `lock` add with atomic). Where every path has a slot of its
-// own (slotPerPath), k is the id and a set tag can only be the path's: `if
-// (seen[id] != 0)`, no mask, no id + 1 to compare and no index to compute
-// (the tag is at (seen, id, 8), the count seenSlots words further). The
+// tested one (a `lock` add with atomic); where every path has a word of
+// its own, it counts every run (buildWordMissAsm). The
 // call goes to a stub that preserves every register
 // (runtime/src/path_miss_x86_64.S), its arguments on the stack: to the
 // register allocator it is no call at all and ties no value to a register,
 // so the function's hot paths keep their values in caller-saved registers
 // and save none. A claimed slot's count comes last, so that a repeated
-// residual path falls through the asm after three instructions (six with
-// a tag to match). The slots are an
+// residual path falls through the asm after six instructions. The slots are an
 // in-out memory operand: the asm reads the tag afresh every time, and the
 // compiler keeps nothing of them across it; their address is an input,
 // which a loop keeps in a register. Without seen slots, the call alone.
 gasm *buildMissAsm(const MissTables &tables, tree id) {
+  if (tables.seen && tables.seenWords)
+    return buildWordMissAsm(tables, id);
   AsmOperands asmOps;
-  // The slot's index where slots are shared, and the descriptor's address
-  // for the call.
+  // The slot's index, and the descriptor's address for the call.
   const std::string scratch = asmOps.scratch();
-  const std::string tag =
-      tables.seen && !tables.slotPerPath ? asmOps.scratch() : "";
+  const std::string tag = tables.seen ? asmOps.scratch() : "";
   if (tables.seen)
     asmOps.output("+m", tables.seen);
   const std::string idOp = asmOps.input("r", id);
@@ -105,17 +143,12 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
     const std::string seenOp =
         asmOps.input("r", build_fold_addr_expr(tables.seen));
     // The slot k's tag at seen[k], its count at seen[seenSlots + k].
-    std::string index = idOp;
-    if (!tables.slotPerPath) {
-      index = scratch;
-      text = "movq " + idOp + ", " + index + "\n\tandl $" +
-             std::to_string(tables.seenSlots - 1) + ", %k" + index.substr(1) +
-             "\n\t";
-    }
-    const std::string tagAt = "(" + seenOp + "," + index + ",8)";
-    text += tables.slotPerPath ? "cmpq $0, " + tagAt + "\n\tjne 1f\n\t"
-                               : "leaq 1(" + idOp + "), " + tag + "\n\tcmpq " +
-                                     tag + ", " + tagAt + "\n\tje 1f\n\t";
+    text = "movq " + idOp + ", " + scratch + "\n\tandl $" +
+           std::to_string(tables.seenSlots - 1) + ", %k" + scratch.substr(1) +
+           "\n\t";
+    const std::string tagAt = "(" + seenOp + "," + scratch + ",8)";
+    text += "leaq 1(" + idOp + "), " + tag + "\n\tcmpq " + tag + ", " + tagAt +
+            "\n\tje 1f\n\t";
     tail = countSlot(tables.atomic, std::to_string(8 * tables.seenSlots) + tagAt);
   }
   const std::string fnOp = asmOps.input("m", tables.descriptor);

@@ -12,25 +12,28 @@ namespace pathcov {
 // One function's residual tables, as its misses use them.
 struct MissTables {
   tree descriptor;        // struct pathcov_function
-  tree seen;              // its seen slots (the tags, then the counts), or NULL_TREE
+  tree seen;              // its seen slots (the tags, then the counts; or
+                          // a word per path), or NULL_TREE
   uint64_t seenSlots;     // how many
-  bool slotPerPath;       // seenSlots >= the function's paths: slot k is
-                          // path k's alone
+  bool seenWords;         // a word per path (kFlagSeenWords)
   bool atomic;            // counts with `lock`
   const char *stub;       // kResidualMissStub or kRecordMissStub
 };
 
-// The runtime's stubs (runtime/src/path_miss_x86_64.S): a residual path,
-// and a record-mode path of a hashed function, not in its seen slot.
+// The runtime's stubs (runtime/src/path_miss_x86_64.S): a residual path
+// not in its seen slot, a seen word gone negative, and a record-mode path
+// of a hashed function not in its seen slot.
 constexpr const char *kResidualMissStub = "__pathcov_residual_miss_below_red_zone";
+constexpr const char *kResidualWordStub = "__pathcov_residual_word_below_red_zone";
 constexpr const char *kRecordMissStub = "__pathcov_record_miss_below_red_zone";
 
-// Residual mode: a function of at most kSlotPerPathLimit paths gives every
-// path a seen slot of its own (64 KiB of .bss at most, only the pages its
+// Residual mode: a function of at most kSeenWordLimit paths gives every
+// path a seen word of its own (32 KiB of .bss at most, only the pages its
 // residual paths touch resident), so that a repeated residual path's miss
-// tests its tag against 0 with no mask and no id + 1 (zlib's longest_match,
-// 1270 paths). Larger functions share kSharedSeenSlots (4 KiB).
-constexpr uint64_t kSlotPerPathLimit = 4096;
+// is a subtraction and a branch on the sign, addressed as the compiler
+// likes (zlib's longest_match, 1270 paths). Larger functions share
+// kSharedSeenSlots (4 KiB).
+constexpr uint64_t kSeenWordLimit = 4096;
 constexpr uint64_t kSharedSeenSlots = 256;
 // Record mode: the seen slots of a hashed function (64 KiB of .bss, only
 // the pages its paths touch resident), for every path a run takes: with
@@ -40,8 +43,8 @@ constexpr uint64_t kSharedSeenSlots = 256;
 constexpr uint64_t kRecordSeenSlots = 4096;
 
 // The miss of path `id` (docs/residual-mode.md, "First sighting only";
-// docs/record-mode.md):
-// `k = id & (slots - 1); if (seen[2k] == id + 1) seen[2k + 1]++; else
+// docs/record-mode.md): with seen words, `if (--seen[id] < 0) call`; else
+// `k = id & (slots - 1); if (seen[k] == id + 1) seen[slots + k]++; else
 // call`.
 gasm *buildMissAsm(const MissTables &tables, tree id);
 

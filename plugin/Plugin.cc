@@ -60,11 +60,11 @@ struct ResidualStats {
     threadedStmts += threaded.stmts;
   }
 
-  void addSeen(uint64_t slots) {
-    if (slots == 0)
+  void addSeen(uint64_t words) {
+    if (words == 0)
       return;
     ++seenFunctions;
-    seenBytes += slots * 16;
+    seenBytes += words * 8;
   }
 
   void add(const ResidualPlan &plan) {
@@ -277,7 +277,7 @@ private:
     spec.identity = f.identity;
     spec.metadata = residualModeRecord(f, plan, gOptions.atomic);
     spec.cfgChecksum = g.cfg.checksum();
-    gStats.addSeen(spec.seenSlots);
+    gStats.addSeen(spec.seenArrayWords());
     attachTables(lowered.pathEnds, emitFunctionTables(spec));
     const std::vector<CheckSite> checks =
         instrumentPaths(g, numbered, plan.chords, lowered.pathEnds, gOptions);

@@ -24,11 +24,11 @@ static_assert(static_cast<int>(ResidualPolicy::Complete) + 1 ==
               "a row of kLowerings per policy");
 
 // First sighting only (docs/residual-mode.md): a power of two of seen
-// slots, a slot per path up to kSlotPerPathLimit paths, else shared ones.
+// slots, a word per path up to kSeenWordLimit paths, else shared ones.
 uint64_t seenSlotsFor(const ResidualPlan &plan, uint64_t numPaths) {
   if (!lowerPolicy(plan.policy).seenSlots || plan.checkedEnds == 0)
     return 0;
-  return numPaths > kSlotPerPathLimit ? kSharedSeenSlots
+  return numPaths > kSeenWordLimit ? kSharedSeenSlots
                                       : powerOfTwoAtLeast(numPaths);
 }
 
@@ -44,15 +44,17 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ResidualLowering out;
   FunctionTableSpec &spec = out.spec;
   spec.numPaths = numPaths;
+  spec.seenSlots = seenSlots ? seenSlotsFor(plan, numPaths) : 0;
+  const bool seenWords = spec.seenSlots != 0 && spec.seenSlots >= numPaths;
   spec.flags = kFlagResidual | lowering.flag | (plan.narrow ? kFlagNarrow : 0) |
                (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0) |
-               (plan.multipliers.size() == 3 ? kFlagThreeChoices : 0);
+               (plan.multipliers.size() == 3 ? kFlagThreeChoices : 0) |
+               (seenWords ? kFlagSeenWords : 0);
   spec.tableSize = plan.tableSize;
   spec.numCounters = plan.table.size();
   spec.initialCounters = plan.table;
   spec.bytemap = plan.bytemap;
   spec.readOnly = !plan.counted;
-  spec.seenSlots = seenSlots ? seenSlotsFor(plan, numPaths) : 0;
 
   FunctionTables &ends = out.pathEnds;
   ends.pathEnd = lowering.pathEnd;
@@ -60,7 +62,7 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ends.counted = plan.counted;
   ends.checkedEnd = &plan.checkedEnd;
   ends.seenSlots = spec.seenSlots;
-  ends.slotPerPath = spec.seenSlots >= numPaths;
+  ends.seenWords = seenWords;
   ends.multipliers = plan.multipliers;
   return out;
 }

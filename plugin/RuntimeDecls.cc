@@ -216,10 +216,10 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     finishVar(counters, nullptr);
   }
   // Residual mode's seen slots (abi.h): zero, in .bss; written by the
-  // runtime (tags) and by the function's code (counts).
+  // runtime (tags, opening words) and by the function's code (counts).
   tree seen = NULL_TREE;
   if (spec.seenSlots) {
-    tree type = build_array_type_nelts(counterType(), 2 * spec.seenSlots);
+    tree type = build_array_type_nelts(counterType(), spec.seenArrayWords());
     seen = staticVar("__pathcov_seen", type);
     TREE_ADDRESSABLE(seen) = 1;
     DECL_NONALIASED(seen) = 1;

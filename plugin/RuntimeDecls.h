@@ -46,8 +46,13 @@ struct FunctionTableSpec {
   // Nothing writes the table (a residual table without counts): a
   // constant, which the optimizers may read at compile time.
   bool readOnly = false;
-  // Residual mode: this many seen slots (abi.h; a power of two), or none.
+  // Residual mode: this many seen slots (abi.h; a power of two), or none;
+  // a word each with kFlagSeenWords, else a tag and a count.
   uint64_t seenSlots = 0;
+
+  uint64_t seenArrayWords() const {
+    return (flags & kFlagSeenWords) ? seenSlots : 2 * seenSlots;
+  }
 };
 
 // What emitFunctionTables made (NULL_TREE: none).

@@ -211,11 +211,12 @@ static inline int is_residual(const struct pathcov_function *fn) {
 
 /* The tag of path id's seen slot (abi.h) in fn (a residual function, or
  * a hashed record-mode one), or NULL when fn has none (or a slot count
- * that is not a power of two). */
+ * that is not a power of two, or seen words). */
 static inline uint64_t *seen_slot(const struct pathcov_function *fn,
                                   uint64_t id) {
   uint64_t n = fn->seen_slots;
-  if (!fn->seen || n == 0 || (n & (n - 1)))
+  if (!fn->seen || n == 0 || (n & (n - 1)) ||
+      (fn->flags & PATHCOV_FN_SEEN_WORDS))
     return NULL;
   return &fn->seen[id & (n - 1)];
 }
@@ -241,6 +242,27 @@ static inline int claim_seen_slot(uint64_t *tag, uint64_t id) {
   return held == id + 1;
 }
 
+/* Path id's seen word (abi.h, PATHCOV_FN_SEEN_WORDS) in residual function
+ * fn, or NULL when fn has none. */
+static inline uint64_t *seen_word(const struct pathcov_function *fn,
+                                  uint64_t id) {
+  if (!fn->seen || !(fn->flags & PATHCOV_FN_SEEN_WORDS) || id >= fn->seen_slots)
+    return NULL;
+  return &fn->seen[id];
+}
+
+/* A seen word's top bit: set while the word counts runs of a path the
+ * runtime has not recorded (-n after n runs), clear once it has (2^63 - n),
+ * and in a word no run has reached (0). */
+#define SEEN_WORD_OPEN (UINT64_C(1) << 63)
+
+/* The runs a seen word holds. */
+static inline uint64_t seen_word_runs(uint64_t word) {
+  if (word == 0)
+    return 0;
+  return ((word & SEEN_WORD_OPEN) ? 0 : SEEN_WORD_OPEN) - word;
+}
+
 /* The table of residual paths (residual_table.c records them, residual.c
  * reports them). */
 #define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */
@@ -254,7 +276,8 @@ struct entry {
   uint64_t id;                 /* ...and never changed after */
   uint64_t count;              /* atomic; the runs the runtime saw (the
                                   path's seen slot, if it has claimed it,
-                                  counts the others: seen_slot) */
+                                  counts the others: seen_slot; a seen
+                                  word counts them all, and this stays 0) */
   uint64_t first_seen_ns;      /* CLOCK_REALTIME */
   uint32_t thread;             /* gettid() of the thread that first ran it */
   uint32_t state;              /* ENTRY_*: the report lists live ones */

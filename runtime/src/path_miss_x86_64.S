@@ -4,6 +4,8 @@
  * why no vector register needs saving):
  *   __pathcov_residual_miss_below_red_zone: __pathcov_residual_path(fn, id),
  *     a residual path not yet in its seen slot;
+ *   __pathcov_residual_word_below_red_zone: __pathcov_residual_word(fn,
+ *     word), a seen word gone negative (its address in place of the id);
  *   __pathcov_record_miss_below_red_zone: __pathcov_record_miss(fn, id), a
  *     path of a hashed record-mode function not in its seen slot.
  *
@@ -61,6 +63,7 @@
 .endm
 
         PATH_MISS_STUB __pathcov_residual_miss_below_red_zone, __pathcov_residual_path
+        PATH_MISS_STUB __pathcov_residual_word_below_red_zone, __pathcov_residual_word
         PATH_MISS_STUB __pathcov_record_miss_below_red_zone, __pathcov_record_miss
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -84,10 +84,16 @@ static uint64_t read_count(uint64_t *count, int take) {
 }
 
 /* How often residual path e ran: the runs the runtime counted, plus the
- * ones counted inline in its seen slot once it had claimed it. 0 for a path
- * that has not run since a report before exec took its count. */
+ * ones counted inline in its seen slot once it had claimed it, or in its
+ * seen word (all of them). 0 for a path that has not run since a report
+ * before exec took its count (a taken word is left open: e is recorded). */
 static uint64_t path_count(struct entry *e, int take) {
   uint64_t count = read_count(&e->count, take);
+  uint64_t *word = seen_word(e->fn, e->id);
+  if (word)
+    count += seen_word_runs(
+        take ? __atomic_exchange_n(word, SEEN_WORD_OPEN, __ATOMIC_RELAXED)
+             : __atomic_load_n(word, __ATOMIC_RELAXED));
   uint64_t *tag = seen_slot(e->fn, e->id);
   if (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == e->id + 1)
     count += read_count(seen_count(e->fn, tag), take);
@@ -96,8 +102,9 @@ static uint64_t path_count(struct entry *e, int take) {
 
 /* The child of a fork has one thread, and its own pid: the residual paths
  * it inherited are its parent's to report, and so are the seen slots they
- * claimed (a claimed slot would count the child's runs of such a path
- * inline, with no entry for them). Writes only what was used, so that the
+ * claimed and the seen words they opened (a claimed slot or an open word
+ * would count the child's runs of such a path inline, with no entry for
+ * them). Writes only what was used, so that the
  * child does not copy pages it never touched, and reads only the slots of
  * the table's paths: a slot is claimed only for a published entry's path
  * (residual_table.c), and a function may have a slot per path, 64 KiB. */
@@ -108,6 +115,12 @@ static void reset_in_child(void) {
       residual_table.index[i] = 0;
   for (uint64_t i = 0; i < used; ++i) {
     struct entry *e = &residual_table.entries[i];
+    /* Any entry's: one a thread of the parent was filling may have counted
+     * a run in its word (fn and id are each a whole store, of this entry
+     * now or earlier: a word of fn's either way). */
+    uint64_t *word = e->fn ? seen_word(e->fn, e->id) : NULL;
+    if (word)
+      *word = 0;
     uint64_t *tag = e->state == ENTRY_LIVE ? seen_slot(e->fn, e->id) : NULL;
     if (tag && *tag == e->id + 1) {
       *tag = 0;

@@ -29,6 +29,11 @@
  * the report adds them up. A path whose slot another path of its function
  * holds keeps coming here; so does one the full table dropped (it has no
  * entry, and claims no slot).
+ * Where a function has a seen word per path (PATHCOV_FN_SEEN_WORDS), the
+ * word counts every run, the first ones included: instrumented code
+ * comes here (__pathcov_residual_word) while the word is negative, and the
+ * path opens it once recorded (claim), so a path end returns only when
+ * its path is in the table; the entry counts nothing.
  *
  * fn->runtime of a residual function caches the number (+ 1) of the entry
  * of its last residual path, checked first: a residual path repeated in a
@@ -97,6 +102,12 @@ static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
   return (uint32_t)(h >> (64 - INDEX_BITS));
 }
 
+/* The runs of fn's residual paths the runtime counts in their entries: one
+ * per call, but where a seen word counts them all (abi.h). */
+static uint64_t runs_counted_here(const struct pathcov_function *fn) {
+  return (fn->flags & PATHCOV_FN_SEEN_WORDS) ? 0 : 1;
+}
+
 /* Takes a free entry and fills it for (fn, id), seen once now; returns its
  * number + 1, or 0 when the table is full. */
 static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
@@ -109,7 +120,7 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   __atomic_store_n(&e->state, ENTRY_PENDING, __ATOMIC_RELAXED);
   e->fn = fn;
   e->id = id;
-  __atomic_store_n(&e->count, 1, __ATOMIC_RELAXED);
+  __atomic_store_n(&e->count, runs_counted_here(fn), __ATOMIC_RELAXED);
   e->first_seen_ns = pathcov_realtime_ns();
   e->thread = thread_id();
   return (uint32_t)n + 1;
@@ -128,9 +139,21 @@ static void give_back(uint32_t number) {
 /* (fn, id) is in the table: takes its seen slot if the slot is free, so
  * that instrumented code counts its next runs inline (abi.h). A slot
  * another path holds stays its: this path keeps coming here, counted in
- * its entry. Only paths with an entry claim a slot: a path the full table
+ * its entry. A seen word is opened (its top bit cleared) if still
+ * negative: a path end that made it negative meanwhile, or a plain
+ * subtraction that undid an opening, keeps coming here until it is. Only
+ * paths with an entry claim a slot or open a word: a path the full table
  * drops keeps coming here, to be counted in dropped_paths. */
 static void claim(struct pathcov_function *fn, uint64_t id) {
+  uint64_t *word = seen_word(fn, id);
+  if (word) {
+    uint64_t held = __atomic_load_n(word, __ATOMIC_RELAXED);
+    while ((held & SEEN_WORD_OPEN) &&
+           !__atomic_compare_exchange_n(word, &held, held ^ SEEN_WORD_OPEN, 0,
+                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    }
+    return;
+  }
   uint64_t *tag = seen_slot(fn, id);
   if (tag)
     claim_seen_slot(tag, id);
@@ -151,6 +174,11 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
     if (v == 0) { /* (fn, id) is not in the table */
       if (!mine && !(mine = new_entry(fn, id))) {
         __atomic_fetch_add(&residual_table.dropped_paths, 1, __ATOMIC_RELAXED);
+        /* Counted there: a seen word keeps no count of a path without an
+         * entry (so a forked child does not inherit its runs). */
+        uint64_t *word = seen_word(fn, id);
+        if (word)
+          __atomic_store_n(word, 0, __ATOMIC_RELAXED);
         return;
       }
       if (__atomic_compare_exchange_n(&residual_table.index[i], &v, mine, 0,
@@ -166,7 +194,8 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
     }
     const struct entry *e = &residual_table.entries[v - 1];
     if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&residual_table.entries[v - 1].count, 1, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&residual_table.entries[v - 1].count,
+                         runs_counted_here(fn), __ATOMIC_RELAXED);
       if (mine)
         give_back(mine);
       remember(fn, v);
@@ -184,13 +213,21 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
   if (last - 1 < RESIDUAL_CAPACITY) {
     struct entry *e = &residual_table.entries[last - 1];
     if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&e->count, 1, __ATOMIC_RELAXED);
+      __atomic_fetch_add(&e->count, runs_counted_here(fn), __ATOMIC_RELAXED);
       claim(fn, id);
       return;
     }
   }
   if (is_residual(fn)) /* else reported once, as an invalid descriptor */
     record(fn, id);
+}
+
+void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word) {
+  /* The word's address names the path: the id stays out of the hot code's
+   * registers (abi.h). */
+  if (is_residual(fn) && seen_word(fn, 0) && word >= fn->seen &&
+      (uint64_t)(word - fn->seen) < fn->seen_slots)
+    __pathcov_residual_path(fn, (uint64_t)(word - fn->seen));
 }
 
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {

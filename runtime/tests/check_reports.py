@@ -41,6 +41,8 @@ CHECKSUMS = {
     "seen_fn": "8888888888888888",
     "seen_array": "9999999999999999",
     "seen_atomic": "aaaaaaaaaaaaaaaa",
+    "words_fn": "bbbbbbbbbbbbbbbb",
+    "words_atomic": "cccccccccccccccc",
     "residual": "0123456789abcdef",      # rt_mixed.c
     "lib_untested": "abcdefabcdefabcd",  # rt_reslib.c
     "exe_untested": "1234123412341234",  # rt_resuseslib.c
@@ -175,7 +177,7 @@ def scenario_clean(a, tmp):
 def scenario_mixed(a, tmp):
     module = os.path.realpath(a.mixed)
     pid, _ = run([a.mixed], tmp, stdout="", stderr=(
-        f"pathcov: {module}: 1 function descriptors are not of ABI version 6 "
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 7 "
         "or are malformed: their paths are not counted\n"))
     only(tmp, [profile_name(a.mixed, pid, 0), report_name(a.mixed, pid, 0)])
     check_profile(load(tmp, profile_name(a.mixed, pid, 0)), a.mixed, pid,
@@ -238,6 +240,9 @@ def scenario_threads(a, tmp):
     paths.append(("sorted_atomic", 5, threads * ((records + 9) // 10)))
     # Counted by the runtime, then in the seen slots, atomically: exact.
     paths += [("seen_atomic", k, threads * records // 20) for k in range(20)]
+    # Every run in the seen words, atomically, the first ones while other
+    # threads' runs wait for the path to be recorded: exact.
+    paths += [("words_atomic", k, threads * records // 20) for k in range(20)]
     any_worker = set(tids.values())
 
     def thread_of(p):
@@ -335,14 +340,19 @@ def scenario_fork(a, tmp):
 
 
 def scenario_seen(a, tmp):
-    # The slots ({tag, count}: tag id + 1) show which runs the runtime saw.
+    # The slots ({tag, count}: tag id + 1) show which runs the runtime saw;
+    # the words count every run, and are open once recorded.
     pid, out = run([a.residual, "seen"], tmp)
     m = re.fullmatch(r"seen 0 0 2 9 3 2 0 0\n"
                      r"seen_array 5 1 8 5\n"
+                     r"words 0 0 5 0 0 0 0 1\n"
                      r"child seen 0 0 0 0 0 0 0 0\n"
                      r"child seen_array 0 0 0 0\n"
+                     r"child words 0 0 0 0 0 0 0 0\n"
                      r"child seen 0 0 6 2 0 0 0 0\n"
+                     r"child words 0 0 3 0 0 0 0 0\n"
                      r"seen 0 0 2 10 3 2 0 0\n"
+                     r"words 0 0 6 0 0 0 0 1\n"
                      r"child (\d+)\n", out)
     if not m:
         raise Failure(f"unexpected output {out!r}")
@@ -354,10 +364,12 @@ def scenario_seen(a, tmp):
     check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
                  "exit", [("seen_fn", 1, 11), ("seen_fn", 5, 4),
                           ("seen_fn", 2, 3), ("seen_array", 7, 6),
-                          ("seen_array", 4, 2)])
-    # Neither the parent's entries nor its slots' counts.
+                          ("seen_array", 4, 2), ("words_fn", 2, 6),
+                          ("words_fn", 7, 1)])
+    # Neither the parent's entries nor its slots' and words' counts.
     check_report(load(tmp, report_name(a.residual, child, 0)), a.residual,
-                 child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2)],
+                 child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2),
+                                 ("words_fn", 2, 3)],
                  threads=child)
 
 
@@ -416,15 +428,16 @@ def scenario_report_off(a, tmp):
 
 
 def scenario_dropped(a, tmp):
-    # seen_fn's path 9, dropped, claims no slot: its 5 runs are all counted.
+    # seen_fn's path 9, dropped, claims no slot: its 5 runs are all counted;
+    # so are words_fn's path 3's 4, none left in its word.
     pid, _ = run([a.residual, "dropped"], tmp,
-                 stdout="seen 0 0 0 0 0 0 0 0\n")
+                 stdout="seen 0 0 0 0 0 0 0 0\nwords 0 0 0 0 0 0 0 0\n")
     paths = [("many", i, i % 3 + 1 + (7 if i == 5 else 0))
              for i in range(CAPACITY)]
     check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
                  "exit", paths,
                  dropped=sum(i % 3 + 1 for i in range(CAPACITY,
-                                                      CAPACITY + 100)) + 5)
+                                                      CAPACITY + 100)) + 5 + 4)
 
 
 LIB = [("lib_untested", 51, 2), ("lib_untested", 52, 1)]

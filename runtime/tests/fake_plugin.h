@@ -69,7 +69,8 @@
 /* A residual-mode function as the plugin makes it without count-tested
  * (untested or stale, table_ 0; or an array of ids, the last UINT64_MAX):
  * with seen slots, seen_ (uint64_t[2 * slots_], zero; slots_ a power of
- * two). */
+ * two), or, with PATHCOV_FN_SEEN_WORDS in flags_, seen words (seen_
+ * uint64_t[slots_], zero; slots_ at least num_paths_). */
 #define FAKE_RESIDUAL_SEEN(var, identity_, checksum_, num_paths_, flags_,    \
                            table_, table_size_, seen_, slots_)               \
   static struct pathcov_function var = {                                     \
@@ -130,10 +131,22 @@ static inline void fake_path_seen(struct pathcov_function *fn, uint64_t id) {
     __pathcov_record_miss(fn, id);
 }
 
-/* Residual mode, path bl is not tested: counted in its seen slot if the
- * slot is its own, else the runtime's. */
+/* Residual mode, path bl is not tested: counted in its seen word (the
+ * runtime's while the word is negative), or in its seen slot if the slot is
+ * its own, else the runtime's. */
 static inline void fake_residual_miss(struct pathcov_function *fn,
                                       uint64_t bl) {
+  if (fn->seen && (fn->flags & PATHCOV_FN_SEEN_WORDS)) {
+    uint64_t *word = &fn->seen[bl];
+    uint64_t now;
+    if (fn->flags & PATHCOV_FN_ATOMIC)
+      now = __atomic_sub_fetch(word, 1, __ATOMIC_RELAXED);
+    else
+      now = --*word;
+    if ((int64_t)now < 0)
+      __pathcov_residual_word(fn, word);
+    return;
+  }
   if (!fn->seen || !fake_seen_count(fn, bl))
     __pathcov_residual_path(fn, bl);
 }

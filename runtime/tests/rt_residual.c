@@ -56,6 +56,15 @@ FAKE_RESIDUAL_SEEN(fn_seen_array, "seen_array", 0x9999999999999999ull, 8, 0,
 static uint64_t seen_atomic[2 * 16];
 FAKE_RESIDUAL_SEEN(fn_seen_atomic, "seen_atomic", 0xaaaaaaaaaaaaaaaaull, 64,
                    PATHCOV_FN_ATOMIC, 0, 0, seen_atomic, 16);
+/* Seen words (a word per path): untested, 8 paths; atomic, for the
+ * threads, 20 paths. */
+static uint64_t words_untested[8];
+FAKE_RESIDUAL_SEEN(fn_words, "words_fn", 0xbbbbbbbbbbbbbbbbull, 8,
+                   PATHCOV_FN_SEEN_WORDS, 0, 0, words_untested, 8);
+static uint64_t words_atomic[32];
+FAKE_RESIDUAL_SEEN(fn_words_atomic, "words_atomic", 0xccccccccccccccccull, 20,
+                   PATHCOV_FN_SEEN_WORDS | PATHCOV_FN_ATOMIC, 0, 0,
+                   words_atomic, 32);
 
 static void repeat(struct pathcov_function *fn, uint64_t ppp, uint64_t bl,
                    int times) {
@@ -107,10 +116,26 @@ static void print_slots(const char *name, const struct pathcov_function *fn) {
   printf("\n");
 }
 
+/* A function's seen words, each as the runs it holds and whether the
+ * runtime opened it: "n" (open) or "n?" (abi.h). */
+static void print_words(const char *name, const struct pathcov_function *fn) {
+  printf("%s", name);
+  for (uint64_t k = 0; k < fn->seen_slots; ++k) {
+    uint64_t w = fn->seen[k];
+    int open = !(w >> 63);
+    printf(" %llu%s",
+           (unsigned long long)(w == 0 ? 0 : (open ? UINT64_C(1) << 63 : 0) - w),
+           w != 0 && !open ? "?" : "");
+  }
+  printf("\n");
+}
+
 /* First sighting only: the first run of a residual path calls the runtime,
  * which claims the path's seen slot; the next ones count in the slot
  * (printed: the runtime did not see them), a path whose slot another holds
- * keeps calling the runtime. A forked child starts with free slots. */
+ * keeps calling the runtime. A seen word counts every run, opened by the
+ * runtime at the first. A forked child starts with free slots and zero
+ * words. */
 static int seen(void) {
   repeat(&fn_seen, 0, 1, 10);      /* 1 call, slot 1 = {2, 9} */
   repeat(&fn_seen, 0, 5, 4);       /* slot 1 is 1's: 4 calls */
@@ -118,8 +143,11 @@ static int seen(void) {
   repeat(&fn_seen_array, 0, 3, 5); /* tested */
   repeat(&fn_seen_array, 1, 7, 6); /* PPP 1 is id 6: 1 call, slot 1 = {8, 5} */
   repeat(&fn_seen_array, 5, 4, 2); /* clamped PPP: 1 call, slot 0 = {5, 1} */
+  repeat(&fn_words, 0, 2, 5);      /* 1 call, word 2 open with 5 */
+  repeat(&fn_words, 0, 7, 1);      /* 1 call, word 7 open with 1 */
   print_slots("seen", &fn_seen);
   print_slots("seen_array", &fn_seen_array);
+  print_words("words", &fn_words);
   fflush(stdout);
   pid_t child = fork();
   if (child < 0)
@@ -127,16 +155,21 @@ static int seen(void) {
   if (child == 0) {
     print_slots("child seen", &fn_seen);
     print_slots("child seen_array", &fn_seen_array);
+    print_words("child words", &fn_words);
     repeat(&fn_seen, 0, 5, 3); /* here 5 claims slot 1: 1 call */
     repeat(&fn_seen, 0, 1, 2); /* 2 calls */
+    repeat(&fn_words, 0, 2, 3); /* 1 call */
     print_slots("child seen", &fn_seen);
+    print_words("child words", &fn_words);
     exit(0);
   }
   int status;
   if (waitpid(child, &status, 0) != child || status != 0)
     return 1;
   repeat(&fn_seen, 0, 1, 1); /* slot 1 is still 1's here */
+  repeat(&fn_words, 0, 2, 1); /* word 2 still open here */
   print_slots("seen", &fn_seen);
+  print_words("words", &fn_words);
   printf("child %ld\n", (long)child);
   return 0;
 }
@@ -240,6 +273,8 @@ static void *worker(void *arg) {
     /* New paths claiming slots, as the others count in them; 16 .. 19
      * share the slots of 0 .. 3 with them. */
     fake_residual_end(&fn_seen_atomic, 0, i % 20);
+    /* New paths opening words, as the others count in them. */
+    fake_residual_end(&fn_words_atomic, 0, i % 20);
   }
   return NULL;
 }
@@ -378,9 +413,12 @@ static void dropped(void) {
   for (uint64_t i = 0; i < 16384 + 100; ++i)
     repeat(&fn_many, 0, i, (int)(i % 3) + 1);
   repeat(&fn_many, 0, 5, 7);
-  /* A path the full table drops claims no slot: every run is counted. */
+  /* A path the full table drops claims no slot, nor keeps a count in its
+   * word: every run is counted, there. */
   repeat(&fn_seen, 0, 9, 5);
+  repeat(&fn_words, 0, 3, 4);
   print_slots("seen", &fn_seen);
+  print_words("words", &fn_words);
 }
 
 static int write_file(const char *path, const char *data, size_t len) {

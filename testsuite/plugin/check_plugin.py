@@ -174,7 +174,7 @@ def main():
             "ppp_delta": {"1": 1, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
             "path_ends": {"checked": 1, "unchecked": 1},
             # The bytemap function's 4 paths: 4 seen slots of 16 bytes.
-            "seen_slots": {"functions": 1, "bytes": 64},
+            "seen_slots": {"functions": 1, "bytes": 32},
             # two_diamonds has no loop.
             "peeled": {"loops": 0, "insns": 0},
             # Its checked path end is where the second diamond's routes

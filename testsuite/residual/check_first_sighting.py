@@ -8,7 +8,8 @@ loop N times in mode 1: residual paths in f (bytemap or array policy), in
 main, and in g (untested), each repeated hundreds of times).
 
 How the calls are counted: the residual build is linked with
-first_sighting_wrap.c and `-Wl,--wrap=__pathcov_residual_path`, so every
+first_sighting_wrap.c and `-Wl,--wrap=__pathcov_residual_path` (and
+`__pathcov_residual_word`, a seen word's miss), so every
 call into the runtime's recorder goes through a wrapper that counts it per
 (function, id) and prints the counts at exit. This needs no tracer
 (valgrind, ltrace: heavy, or blind to a call inside a static library) and
@@ -123,6 +124,7 @@ def main():
             must([a.compiler, level, "-g", "-fchecking", *plugin, *flags,
                   PROGRAM, wrap,
                   "-Wl,--wrap=__pathcov_residual_path",
+                  "-Wl,--wrap=__pathcov_residual_word",
                   "-Wl,--wrap=__pathcov_residual_lookup", "-o", program,
                   a.runtime, "-lpthread"], f"{what}: residual build")
 

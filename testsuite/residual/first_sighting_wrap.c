@@ -1,7 +1,9 @@
 /* Linked into check_first_sighting.py's residual builds, not instrumented,
- * with -Wl,--wrap=__pathcov_residual_path: counts the runtime's recordings
- * per residual path (every call into it: the x86-64 stub's, which is in
- * another object of the runtime, and the direct calls of other targets)
+ * with -Wl,--wrap=__pathcov_residual_path and __pathcov_residual_word:
+ * counts the runtime's recordings per residual path (every call into it:
+ * the x86-64 stubs', which are in another object of the runtime, and the
+ * direct calls of other targets; __pathcov_residual_word's own call of the
+ * recorder, inside the runtime, is not counted again)
  * and prints them at exit on stderr, "calls\tIDENTITY\tID\tN" a line.
  * With -Wl,--wrap=__pathcov_residual_lookup too, it counts the sorted
  * policy's lookups the same way, "lookups\tIDENTITY\tID\tN" (the lookup's
@@ -55,6 +57,14 @@ RECORDER void __wrap___pathcov_residual_path(struct pathcov_function *fn,
                                              uint64_t id) {
   count(&calls, fn, id);
   __real___pathcov_residual_path(fn, id);
+}
+
+void __real___pathcov_residual_word(struct pathcov_function *fn, uint64_t *word);
+
+RECORDER void __wrap___pathcov_residual_word(struct pathcov_function *fn,
+                                             uint64_t *word) {
+  count(&calls, fn, (uint64_t)(word - fn->seen));
+  __real___pathcov_residual_word(fn, word);
 }
 
 void __wrap___pathcov_residual_lookup(struct pathcov_function *fn,

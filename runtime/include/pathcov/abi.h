@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 6
+#define PATHCOV_ABI_VERSION 7
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -62,6 +62,9 @@
  * (a table too large for two choices, which fail beyond half full, while
  * three fill one to about 91%: docs/residual-mode.md). */
 #define PATHCOV_FN_THREE_CHOICES 1024u
+/* Residual mode, with seen slots: a seen word per path instead of shared
+ * tagged slots (seen_slots >= num_paths words, no tags; see `seen`). */
+#define PATHCOV_FN_SEEN_WORDS 2048u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
@@ -109,22 +112,34 @@ struct pathcov_function {
   uint64_t resumes;
   /* Residual mode (docs/residual-mode.md, "First sighting only") and
    * hashed record-mode functions on x86-64 (docs/record-mode.md): the
-   * function's seen slots, seen_slots tags then seen_slots counts, all
-   * uint64_t (slot k is seen[k] and seen[seen_slots + k]: where every path
-   * has a slot, the id indexes both, no scaling; ABI 5 and earlier
-   * interleaved them), writable and zero in the object; 0 when the
+   * function's seen slots, writable and zero in the object; 0 when the
    * function has none (record-mode arrays, count-tested=1, and the sorted
-   * policy; hashed residual functions have them). Path id's slot is
-   * id & (seen_slots - 1). The runtime claims a free slot (tag 0) for a
-   * residual path once it has recorded it, by a compare-and-swap of the tag
-   * to id + 1, which then never changes (but for a forked child's reset).
-   * Instrumented code, where a path end's check misses, tests the slot: tag
-   * id + 1 counts the path inline in the slot's count (plain, or an atomic
-   * add with PATHCOV_FN_ATOMIC), anything else calls the runtime. A residual
-   * path's count is its table entry's count plus its slot's. In record mode
-   * every path end of a hashed function tests the slot, and the runtime
-   * (__pathcov_record_miss) claims a free slot for the path at once: a path
-   * is counted in its slot or in the function's table, never both. */
+   * policy; hashed residual functions have them).
+   *
+   * With PATHCOV_FN_SEEN_WORDS (residual mode, a function of few paths),
+   * seen_slots words, path id's at seen[id] (ABI 7). Instrumented code,
+   * where a path end's check misses, subtracts 1 from the word (an atomic
+   * sub with PATHCOV_FN_ATOMIC) and, if the result is negative, calls
+   * __pathcov_residual_word with the word's address. The runtime records
+   * the path, then opens the word: adds 2^63 to it, if it is still
+   * negative, by a compare-and-swap. So a word is 0 until its path first
+   * runs; -n (top bit set) after n runs, the path not yet recorded; 2^63 - n
+   * once recorded: every run counts in the word, and a path end returns
+   * only once its path is in the runtime's table.
+   *
+   * Else seen_slots tags then seen_slots counts, all uint64_t (slot k is
+   * seen[k] and seen[seen_slots + k]; ABI 5 and earlier interleaved them).
+   * Path id's slot is id & (seen_slots - 1). The runtime claims a free slot
+   * (tag 0) for a residual path once it has recorded it, by a
+   * compare-and-swap of the tag to id + 1, which then never changes (but
+   * for a forked child's reset). Instrumented code, where a path end's
+   * check misses, tests the slot: tag id + 1 counts the path inline in the
+   * slot's count (plain, or an atomic add with PATHCOV_FN_ATOMIC), anything
+   * else calls the runtime. A residual path's count is its table entry's
+   * count plus its slot's. In record mode every path end of a hashed
+   * function tests the slot, and the runtime (__pathcov_record_miss) claims
+   * a free slot for the path at once: a path is counted in its slot or in
+   * the function's table, never both. */
   uint64_t *seen;
   uint64_t seen_slots; /* a power of two, or 0 */
 };
@@ -153,6 +168,10 @@ void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id);
  * Called out of line by instrumented code when the inline check misses and
  * the path's seen slot is not the path's. */
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
+
+/* Residual mode, PATHCOV_FN_SEEN_WORDS: the seen word `word` (path
+ * word - fn->seen's) went negative: record the path and open its word. */
+void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word);
 
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
  * (binary search of the sorted pairs), else record it as residual. */
