@@ -104,10 +104,11 @@ static uint64_t path_count(struct entry *e, int take) {
  * it inherited are its parent's to report, and so are the seen slots they
  * claimed and the seen words they opened (a claimed slot or an open word
  * would count the child's runs of such a path inline, with no entry for
- * them). Writes only what was used, so that the
- * child does not copy pages it never touched, and reads only the slots of
- * the table's paths: a slot is claimed only for a published entry's path
- * (residual_table.c), and a function may have a slot per path, 64 KiB. */
+ * them). Writes only what was used, so that the child does not copy pages
+ * it never touched, and reads only the slots and words of the table's
+ * paths: a slot is claimed, a word opened, only for a published entry's
+ * path (residual_table.c), and a function may have a word per path,
+ * 32 KiB. */
 static void reset_in_child(void) {
   uint64_t used = entries_used();
   for (uint32_t i = 0; i < INDEX_SLOTS; ++i)
