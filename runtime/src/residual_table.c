@@ -224,10 +224,13 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
 
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word) {
   /* The word's address names the path: the id stays out of the hot code's
-   * registers (abi.h). */
-  if (is_residual(fn) && seen_word(fn, 0) && word >= fn->seen &&
-      (uint64_t)(word - fn->seen) < fn->seen_slots)
-    __pathcov_residual_path(fn, (uint64_t)(word - fn->seen));
+   * registers (abi.h). A descriptor of another ABI is reported at exit;
+   * an address that is no word of fn's (no plugin makes one) is ignored. */
+  if (!is_residual(fn) || !fn->seen)
+    return;
+  uint64_t id = ((uintptr_t)word - (uintptr_t)fn->seen) / sizeof *word;
+  if (seen_word(fn, id) == word)
+    __pathcov_residual_path(fn, id);
 }
 
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
