@@ -4,6 +4,7 @@
 
 #include "ssa.h"
 
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -77,11 +78,16 @@ std::string countSlot(bool atomic, const std::string &count) {
 tree seenWordRef(tree seen, tree id) {
   tree element = TREE_TYPE(TREE_TYPE(seen));
   gassign *def = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(id));
-  if (def && gimple_assign_rhs_code(def) == PLUS_EXPR &&
-      TREE_CODE(gimple_assign_rhs2(def)) == INTEGER_CST) {
+  tree constant = def && gimple_assign_rhs_code(def) == PLUS_EXPR &&
+                          TREE_CODE(gimple_assign_rhs2(def)) == INTEGER_CST
+                      ? fold_convert(ssizetype, gimple_assign_rhs2(def))
+                      : NULL_TREE;
+  // A displacement is 32 bits: a larger constant (a function of at most
+  // kSeenWordLimit paths has none so far) keeps the plain index.
+  if (constant && tree_fits_shwi_p(constant) &&
+      std::abs(tree_to_shwi(constant)) < (HOST_WIDE_INT(1) << 24)) {
     const HOST_WIDE_INT offset =
-        tree_to_shwi(fold_convert(ssizetype, gimple_assign_rhs2(def))) *
-        int_size_in_bytes(element);
+        tree_to_shwi(constant) * int_size_in_bytes(element);
     tree shifted = build2(MEM_REF, build_array_type(element, NULL_TREE),
                           build_fold_addr_expr(seen),
                           build_int_cst(build_pointer_type(TREE_TYPE(seen)), offset));
