@@ -102,15 +102,11 @@ static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
   return (uint32_t)(h >> (64 - INDEX_BITS));
 }
 
-/* The runs of fn's residual paths the runtime counts in their entries: one
- * per call, but where a seen word counts them all (abi.h). */
-static uint64_t runs_counted_here(const struct pathcov_function *fn) {
-  return (fn->flags & PATHCOV_FN_SEEN_WORDS) ? 0 : 1;
-}
-
-/* Takes a free entry and fills it for (fn, id), seen once now; returns its
+/* Takes a free entry and fills it for (fn, id), with `runs` (the runs this
+ * call counts: 1, or 0 where the path's seen word counts them); returns its
  * number + 1, or 0 when the table is full. */
-static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
+static uint32_t new_entry(struct pathcov_function *fn, uint64_t id,
+                          uint64_t runs) {
   if (__atomic_load_n(&residual_table.used, __ATOMIC_RELAXED) >= RESIDUAL_CAPACITY)
     return 0; /* full: spare the shared counter a write */
   uint64_t n = __atomic_fetch_add(&residual_table.used, 1, __ATOMIC_RELAXED);
@@ -120,7 +116,7 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   __atomic_store_n(&e->state, ENTRY_PENDING, __ATOMIC_RELAXED);
   e->fn = fn;
   e->id = id;
-  __atomic_store_n(&e->count, runs_counted_here(fn), __ATOMIC_RELAXED);
+  __atomic_store_n(&e->count, runs, __ATOMIC_RELAXED);
   e->first_seen_ns = pathcov_realtime_ns();
   e->thread = thread_id();
   return (uint32_t)n + 1;
@@ -165,14 +161,16 @@ static void remember(struct pathcov_function *fn, uint32_t number) {
     __atomic_store_n(&fn->runtime, hint, __ATOMIC_RELEASE);
 }
 
-/* The slow path: finds (fn, id) in the index, inserting it if new. Not
- * inlined: the fast path stays a leaf that saves no register. */
-__attribute__((noinline)) static void record(struct pathcov_function *fn, uint64_t id) {
+/* The slow path: finds (fn, id) in the index, inserting it if new, and
+ * adds `runs` to its count. Not inlined: the fast path stays a leaf that
+ * saves no register. */
+__attribute__((noinline)) static void record(struct pathcov_function *fn,
+                                             uint64_t id, uint64_t runs) {
   uint32_t mine = 0; /* an entry filled for (fn, id), not yet published */
   for (uint32_t i = home_slot(fn, id);; i = (i + 1) & (INDEX_SLOTS - 1)) {
     uint32_t v = __atomic_load_n(&residual_table.index[i], __ATOMIC_ACQUIRE);
     if (v == 0) { /* (fn, id) is not in the table */
-      if (!mine && !(mine = new_entry(fn, id))) {
+      if (!mine && !(mine = new_entry(fn, id, runs))) {
         __atomic_fetch_add(&residual_table.dropped_paths, 1, __ATOMIC_RELAXED);
         /* Counted there: a seen word keeps no count of a path without an
          * entry (so a forked child does not inherit its runs). */
@@ -194,8 +192,9 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
     }
     const struct entry *e = &residual_table.entries[v - 1];
     if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&residual_table.entries[v - 1].count,
-                         runs_counted_here(fn), __ATOMIC_RELAXED);
+      if (runs)
+        __atomic_fetch_add(&residual_table.entries[v - 1].count, runs,
+                           __ATOMIC_RELAXED);
       if (mine)
         give_back(mine);
       remember(fn, v);
@@ -205,7 +204,11 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn, uint64
   }
 }
 
-void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
+/* Residual path (fn, id) ran: `runs` more runs to count in its entry (1,
+ * or 0 where its seen word counts every run). Inlined in each entry point,
+ * so that the fast path stays a leaf. */
+__attribute__((always_inline)) static inline void
+residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs) {
   /* The last residual path of fn first: fn->runtime holds its entry's
    * number + 1, set only to published entries (whose fn and id never
    * change), so two compares tell whether it is this path. */
@@ -213,24 +216,30 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
   if (last - 1 < RESIDUAL_CAPACITY) {
     struct entry *e = &residual_table.entries[last - 1];
     if (e->fn == fn && e->id == id) {
-      __atomic_fetch_add(&e->count, runs_counted_here(fn), __ATOMIC_RELAXED);
+      if (runs)
+        __atomic_fetch_add(&e->count, runs, __ATOMIC_RELAXED);
       claim(fn, id);
       return;
     }
   }
   if (is_residual(fn)) /* else reported once, as an invalid descriptor */
-    record(fn, id);
+    record(fn, id, runs);
+}
+
+void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
+  residual_path(fn, id, 1);
 }
 
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word) {
   /* The word's address names the path: the id stays out of the hot code's
-   * registers (abi.h). A descriptor of another ABI is reported at exit;
-   * an address that is no word of fn's (no plugin makes one) is ignored. */
+   * registers (abi.h). The word has counted the run. A descriptor of
+   * another ABI is reported at exit; an address that is no word of fn's
+   * (no plugin makes one) is ignored. */
   if (!is_residual(fn) || !fn->seen)
     return;
   uint64_t id = ((uintptr_t)word - (uintptr_t)fn->seen) / sizeof *word;
   if (seen_word(fn, id) == word)
-    __pathcov_residual_path(fn, id);
+    residual_path(fn, id, 0);
 }
 
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {
