@@ -345,14 +345,14 @@ def scenario_seen(a, tmp):
     pid, out = run([a.residual, "seen"], tmp)
     m = re.fullmatch(r"seen 0 0 2 9 3 2 0 0\n"
                      r"seen_array 5 1 8 5\n"
-                     r"words 0 0 5 0 0 0 0 1\n"
+                     r"words 0 0 5 0 0 0 0 3\n"
                      r"child seen 0 0 0 0 0 0 0 0\n"
                      r"child seen_array 0 0 0 0\n"
                      r"child words 0 0 0 0 0 0 0 0\n"
                      r"child seen 0 0 6 2 0 0 0 0\n"
                      r"child words 0 0 3 0 0 0 0 0\n"
                      r"seen 0 0 2 10 3 2 0 0\n"
-                     r"words 0 0 6 0 0 0 0 1\n"
+                     r"words 0 0 6 0 0 0 0 3\n"
                      r"child (\d+)\n", out)
     if not m:
         raise Failure(f"unexpected output {out!r}")
@@ -365,7 +365,7 @@ def scenario_seen(a, tmp):
                  "exit", [("seen_fn", 1, 11), ("seen_fn", 5, 4),
                           ("seen_fn", 2, 3), ("seen_array", 7, 6),
                           ("seen_array", 4, 2), ("words_fn", 2, 6),
-                          ("words_fn", 7, 1)])
+                          ("words_fn", 7, 3)])
     # Neither the parent's entries nor its slots' and words' counts.
     check_report(load(tmp, report_name(a.residual, child, 0)), a.residual,
                  child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2),
