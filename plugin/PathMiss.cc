@@ -135,7 +135,7 @@ gasm *buildWordMissAsm(const MissTables &tables, tree id) {
 // compiler keeps nothing of them across it; their address is an input,
 // which a loop keeps in a register. Without seen slots, the call alone.
 gasm *buildMissAsm(const MissTables &tables, tree id) {
-  if (tables.seen && tables.seenWords)
+  if (tables.seenWords)
     return buildWordMissAsm(tables, id);
   AsmOperands asmOps;
   // The slot's index, and the descriptor's address for the call.
