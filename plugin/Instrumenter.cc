@@ -3,6 +3,8 @@
 #include "PathMiss.h"
 #include "RuntimeDecls.h"
 
+#include <functional>
+
 namespace pathcov {
 
 std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
@@ -356,32 +358,117 @@ private:
   std::vector<PendingCheck> checks_;
 };
 
-// A factored computed goto (GCC gives a function one block, `goto *x`,
-// that every computed goto of its source jumps to): its path end goes on
-// the edges into it instead, where each route's id is its own, often a
-// constant that folds a residual check away (lua's luaV_execute: every
-// opcode's path ends there), and the block is left the bare jump that
-// GCC copies back into each route as without pathcov. Only a block with
-// nothing else in it, entered by DAG edges alone.
-std::vector<bool> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag) {
-  std::vector<bool> onEntries(g.cfg.numBlocks(), false);
-  for (BlockId b = 0; b < g.cfg.numBlocks(); ++b) {
-    if (g.abnormalRole[b] != AbnormalRole::NoNormalSuccessor ||
-        dag.pathEnd[b] == kNoId || !dag.reachable[b])
+// Whether a block holds nothing a path end must come after, so that the
+// path may as well end on the way in: copies, arithmetic that cannot trap,
+// clobbers, hints, and a return (the statements GCC's function splitting
+// accepts in the return block it splits at, ipa-split.cc find_return_bb;
+// no call, no store, nothing that can trap).
+bool holdsNoEvent(basic_block bb) {
+  for (gimple_stmt_iterator gsi = gsi_after_labels(bb); !gsi_end_p(gsi);
+       gsi_next(&gsi)) {
+    gimple *stmt = gsi_stmt(gsi);
+    switch (gimple_code(stmt)) {
+    case GIMPLE_DEBUG:
+    case GIMPLE_PREDICT:
+    case GIMPLE_NOP:
       continue;
-    basic_block bb = g.blockOf[b];
-    gimple_stmt_iterator gsi = gsi_after_labels(bb);
-    while (!gsi_end_p(gsi) && is_gimple_debug(gsi_stmt(gsi)))
-      gsi_next(&gsi);
-    onEntries[b] = !gsi_end_p(gsi) && gsi_stmt(gsi) == last_stmt(bb) &&
-                   gimple_code(gsi_stmt(gsi)) == GIMPLE_GOTO &&
-                   computed_goto_p(gsi_stmt(gsi));
+    case GIMPLE_RETURN:
+      continue;
+    case GIMPLE_ASSIGN:
+      if (gimple_clobber_p(stmt) ||
+          (!gimple_has_side_effects(stmt) && !gimple_could_trap_p(stmt) &&
+           !gimple_vdef(stmt)))
+        continue;
+      return false;
+    default:
+      return false;
+    }
   }
+  return true;
+}
+
+// A path end that goes on the edges into a block instead of in it: at
+// DAG edge `end` (into EXIT), the id the registers plus `offset` on the
+// way in.
+struct EntryPathEnd {
+  DagEdgeId end = kNoId;
+  RegisterIncrement offset;
+};
+
+// Per block, its path end where it goes on the edges in (end kNoId: it
+// does not). Each route in then ends its path at its own id, often a
+// constant that folds a residual check away.
+// - A factored computed goto (GCC gives a function one block, `goto *x`,
+//   that every computed goto of its source jumps to): lua's luaV_execute
+//   ends every opcode's path there; the block is left the bare jump that
+//   GCC copies back into each route as without pathcov.
+// - A return block, and the blocks that lead only to it, holding no event
+//   (holdsNoEvent): `return c ? a : b;` joins its routes before the
+//   return. The path register is then not live into the return block, so
+//   function splitting can still split a function there, and partial
+//   inlining inline its head, as without pathcov (a path end in the block
+//   made GCC give up: sqlite3.c had 74 functions split plain, 2 so).
+// Only blocks entered by DAG edges alone.
+std::vector<EntryPathEnd>
+pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
+                  const std::function<RegisterIncrement(DagEdgeId)> &increment) {
+  const BlockId n = g.cfg.numBlocks();
+  std::vector<bool> enteredByDagEdges(n, true);
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdgeRole role = dag.cfgEdgeRole[id];
     if (role != CfgEdgeRole::InDag && role != CfgEdgeRole::Unreachable)
-      onEntries[g.cfg.edge(id).dst] = false;
+      enteredByDagEdges[g.cfg.edge(id).dst] = false;
   }
+  const auto eligible = [&](BlockId b) {
+    return dag.reachable[b] && b != g.cfg.entry() && b != g.cfg.exit() &&
+           enteredByDagEdges[b];
+  };
+  std::vector<EntryPathEnd> onEntries(n);
+  for (BlockId b = 0; b < n; ++b) {
+    if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::NoNormalSuccessor ||
+        dag.pathEnd[b] == kNoId)
+      continue;
+    gimple_stmt_iterator gsi = gsi_after_labels(g.blockOf[b]);
+    while (!gsi_end_p(gsi) && is_gimple_debug(gsi_stmt(gsi)))
+      gsi_next(&gsi);
+    if (!gsi_end_p(gsi) && gsi_stmt(gsi) == last_stmt(g.blockOf[b]) &&
+        gimple_code(gsi_stmt(gsi)) == GIMPLE_GOTO &&
+        computed_goto_p(gsi_stmt(gsi)))
+      onEntries[b] = {dag.pathEnd[b], increment(dag.pathEnd[b])};
+  }
+  // The chains into EXIT, from EXIT back: a block's single DAG edge out
+  // leads to EXIT or to a block of a chain.
+  std::vector<bool> visited(n, false);
+  const std::function<const EntryPathEnd &(BlockId)> chain =
+      [&](BlockId b) -> const EntryPathEnd & {
+    EntryPathEnd &at = onEntries[b];
+    if (visited[b])
+      return at;
+    visited[b] = true;
+    if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::None ||
+        dag.pathEnd[b] != kNoId || g.cfg.succs(b).size() != 1)
+      return at;
+    const EdgeId out = g.cfg.succs(b).front();
+    const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
+    if (dag.cfgEdgeRole[out] != CfgEdgeRole::InDag ||
+        !holdsNoEvent(g.blockOf[b]))
+      return at;
+    const RegisterIncrement step = increment(edge);
+    const BlockId next = g.cfg.edge(out).dst;
+    if (next == g.cfg.exit()) {
+      at = {edge, step};
+    } else {
+      const EntryPathEnd &rest = chain(next);
+      if (rest.end == kNoId || g.abnormalRole[next] != AbnormalRole::None)
+        return at;
+      at = {rest.end,
+            {static_cast<int64_t>(uint64_t(step.ballLarus) + uint64_t(rest.offset.ballLarus)),
+             static_cast<int64_t>(uint64_t(step.ppp) + uint64_t(rest.offset.ppp))}};
+    }
+    return at;
+  };
+  for (BlockId b = 0; b < n; ++b)
+    chain(b);
   return onEntries;
 }
 
@@ -414,7 +501,8 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
     TREE_SIDE_EFFECTS(setjmpFlag) = 1;
   }
 
-  const std::vector<bool> onEntries = pathEndsOnEntries(g, dag);
+  const std::vector<EntryPathEnd> onEntries =
+      pathEndsOnEntries(g, dag, increment);
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);
@@ -433,13 +521,17 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       else
         code.endPath(endOf(e.src), dag.pathEnd[e.src]);
       code.setRegisters(startOf(e.dst));
-    } else if (role == CfgEdgeRole::InDag) {
+    } else if (role == CfgEdgeRole::InDag &&
+               onEntries[e.src].end == kNoId) {
+      // (An edge out of a block whose path ended on the way in: nothing.)
       code.addToRegisters(increment(dag.dagEdgeOfCfgEdge[id]));
       if (e.dst == g.cfg.exit())
         code.endPath({}, dag.dagEdgeOfCfgEdge[id]);
-      if (onEntries[e.dst]) {
-        code.endPath(endOf(e.dst), dag.pathEnd[e.dst]);
-        code.setRegisters({});
+      if (const EntryPathEnd &at = onEntries[e.dst]; at.end != kNoId) {
+        code.endPath(at.offset, at.end);
+        // A computed goto's target starts a path of its own.
+        if (g.abnormalRole[e.dst] == AbnormalRole::NoNormalSuccessor)
+          code.setRegisters({});
       }
     }
     // A path ends before every setjmp call: a second return from it then
@@ -458,7 +550,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       continue;
     basic_block bb = g.blockOf[b];
     if (g.abnormalRole[b] == AbnormalRole::NoNormalSuccessor &&
-        dag.pathEnd[b] != kNoId && !onEntries[b]) {
+        dag.pathEnd[b] != kNoId && onEntries[b].end == kNoId) {
       // noreturn call, computed goto, resx out of the function: the path
       // ends here; a jump to another block of this function starts a path
       // at 0 there (the spanning tree made sure of that).

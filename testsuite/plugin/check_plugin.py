@@ -177,9 +177,12 @@ def main():
             "seen_slots": {"functions": 1, "bytes": 32},
             # two_diamonds has no loop.
             "peeled": {"loops": 0, "insns": 0},
-            # Its checked path end is where the second diamond's routes
-            # meet, each with an id the first diamond left unknown.
-            "threaded": {"routes": 0, "stmts": 0}}
+            # Its path ends are on the edges into the second diamond's
+            # arms (they and the return hold no event), where the first
+            # diamond's routes meet, each with a constant id: one tested
+            # route gets its own copy of the second test (1 statement and
+            # the branch).
+            "threaded": {"routes": 1, "stmts": 2}}
     check(lines == [{**want, "corpus": how} for how in ("indexed", "index", "indexed")],
           "stats=FILE: one line per compilation",
           json.dumps(lines))

@@ -455,6 +455,8 @@ class Oracle:
                 self.fail(f"the residual build's tables take {found} bytes, "
                           f"expected {expected} (abi.h)")
         self.check_stale(warnings, records, tested)
+        self.check_split({"plain": plain, "record": record,
+                          "residual": residual})
         if "pathcov:" in warnings and not a.expect_stale:
             self.fail(f"the residual build warned:\n{warnings}")
 
@@ -626,6 +628,16 @@ class Oracle:
                 self.fail(f"{name}: policy {found}, expected stale")
             else:
                 self.notes.append(f"{name} stale, warned")
+
+    def check_split(self, programs):
+        """--expect-split: GCC split each function (NAME.part.N) in every
+        build, as it did in the plain one."""
+        for name in self.args.expect_split:
+            for variant, program in programs.items():
+                symbols = must(["nm", program], "nm").stdout.split()
+                if not any(s.startswith(f"{name}.part.") for s in symbols):
+                    self.fail(f"the {variant} build did not split {name} "
+                              f"(no {name}.part.N)")
 
     def check_outputs(self, spec, runs):
         plain_out, plain_status = runs["plain"][:2]
@@ -873,6 +885,9 @@ def main():
     ap.add_argument("--expect-stale", action="append", default=[],
                     metavar="NAME", help="the residual build warns that the "
                     "corpus is stale for NAME")
+    ap.add_argument("--expect-split", action="append", default=[],
+                    metavar="NAME", help="GCC split NAME (NAME.part.N) in "
+                    "the plain, record and residual builds alike")
     ap.add_argument("--validate-metadata", action="store_true",
                     help="validate the residual build's metadata records "
                     "against --schemas DIR/function.schema.json")
