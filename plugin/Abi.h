@@ -9,7 +9,7 @@
 
 namespace pathcov {
 
-constexpr uint64_t kAbiVersion = 7; // PATHCOV_ABI_VERSION
+constexpr uint64_t kAbiVersion = 8; // PATHCOV_ABI_VERSION
 
 // struct pathcov_function's fields, in order, each 8 bytes.
 enum class DescriptorField {
@@ -31,5 +31,6 @@ constexpr uint64_t kFlagNarrow = 256;
 constexpr uint64_t kFlagEntryCounted = 512;
 constexpr uint64_t kFlagThreeChoices = 1024;
 constexpr uint64_t kFlagSeenWords = 2048;
+constexpr uint64_t kFlagCallsArePath = 4096;
 
 } // namespace pathcov

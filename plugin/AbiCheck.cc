@@ -22,6 +22,7 @@ static_assert(kFlagNarrow == PATHCOV_FN_NARROW);
 static_assert(kFlagEntryCounted == PATHCOV_FN_ENTRY_COUNTED);
 static_assert(kFlagThreeChoices == PATHCOV_FN_THREE_CHOICES);
 static_assert(kFlagSeenWords == PATHCOV_FN_SEEN_WORDS);
+static_assert(kFlagCallsArePath == PATHCOV_FN_CALLS_ARE_PATH);
 
 constexpr size_t at(DescriptorField field) {
   return static_cast<size_t>(field) * 8;

@@ -177,6 +177,25 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   return f;
 }
 
+bool onlyReturns(function *fun) {
+  if (fun->can_throw_non_call_exceptions)
+    return false;
+  basic_block bb;
+  FOR_EACH_BB_FN(bb, fun)
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+       gsi_next(&gsi)) {
+    const gcall *call = dyn_cast<gcall *>(gsi_stmt(gsi));
+    if (!call)
+      continue;
+    const int flags = gimple_call_flags(call);
+    if (!(gimple_call_internal_p(call) ||
+          gimple_call_builtin_p(call, BUILT_IN_NORMAL)) ||
+        !(flags & ECF_NOTHROW) || (flags & (ECF_NORETURN | ECF_RETURNS_TWICE)))
+      return false;
+  }
+  return true;
+}
+
 bool enteredOnlyAbnormally(basic_block bb) {
   edge e;
   edge_iterator ei;

@@ -51,4 +51,9 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths);
 // True if every way into the block is an abnormal edge.
 bool enteredOnlyAbnormally(basic_block bb);
 
+// True if nothing in the function can leave it but a return: no call but
+// to builtins and internal functions that return and do not throw, no
+// statement that can throw (-fnon-call-exceptions).
+bool onlyReturns(function *fun);
+
 } // namespace pathcov

@@ -83,7 +83,8 @@ public:
   // Ends the path whose ids are the registers plus `offset`, at DAG edge
   // `end` (into EXIT).
   void endPath(RegisterIncrement offset, DagEdgeId end) {
-    if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
+    if ((tables_.checkedEnd && !(*tables_.checkedEnd)[end]) ||
+        tables_.callsArePath)
       return;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
     switch (tables_.pathEnd) {

@@ -202,11 +202,12 @@ private:
     f.numPaths = numbered.ballLarus.totalPaths;
     f.acyclicPaths = countAcyclicPaths(g.cfg);
     return gOptions.mode == PluginMode::Record
-               ? instrumentRecord(g, numbered, f)
+               ? instrumentRecord(fun, g, numbered, f)
                : instrumentResidual(fun, g, numbered, f);
   }
 
-  unsigned int instrumentRecord(const GimpleCfg &g, const NumberedDag &numbered,
+  unsigned int instrumentRecord(function *fun, const GimpleCfg &g,
+                                const NumberedDag &numbered,
                                 const FunctionMetadata &f) {
     const ChordPlacement chords =
         computeChordIncrements(numbered.dag, numbered.ballLarus, {});
@@ -222,8 +223,12 @@ private:
                                      gOptions.atomic);
     spec.cfgChecksum = g.cfg.checksum();
     spec.numPaths = f.numPaths;
+    // An accessor inlined in a loop would count twice per iteration.
+    const bool callsArePath = f.numPaths == 1 && g.setjmpBlocks.empty() &&
+                              onlyReturns(fun);
     spec.flags = kFlagEntryCounted | (hashed ? kFlagHashed : 0) |
-                 (gOptions.atomic ? kFlagAtomic : 0);
+                 (gOptions.atomic ? kFlagAtomic : 0) |
+                 (callsArePath ? kFlagCallsArePath : 0);
     spec.tableSize = lastCounter;
     spec.numCounters = hashed ? 0 : counters;
     // A hashed function's paths are counted inline in seen slots once the
@@ -234,6 +239,7 @@ private:
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
     pathEnds.countCalls = true;
+    pathEnds.callsArePath = callsArePath;
     pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |

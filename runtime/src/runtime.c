@@ -257,6 +257,11 @@ static void take_function(struct pathcov_function *const *p,
     else if (!*entered)
       return;
   }
+  if (fn->flags & PATHCOV_FN_CALLS_ARE_PATH) {
+    if (c->calls && c->paths)
+      c->paths[c->len++] = (struct pathcov_path){0, c->calls};
+    return;
+  }
   if (!is_hashed(fn)) {
     /* By blocks of 16 counters, a block of zeros read without taking. */
     for (uint64_t block = 0; block < fn->num_paths; block += 16) {

@@ -183,6 +183,8 @@ def scenario_counts(a, tmp):
                  [(5, 2), (123456789, 1), (999999999999, 1)], invalid_ids=2),
         # \xff is not UTF-8: written as U+00FF; \xc3\xa9 is.
         function('src/w"eird\\.c:f\n\x01\xff\u00e9', 1, 1, [(0, 1)]),
+        # PATHCOV_FN_CALLS_ARE_PATH: 6 entries, path 0 ran 6 times.
+        function("accessor", 1, 6, [(0, 6)]),
     ], test=test)
 
 
@@ -374,7 +376,7 @@ def scenario_big_file(a, tmp):
 def scenario_invalid_descriptors(a, tmp):
     module = os.path.realpath(a.badabi)
     pid = run([a.badabi], tmp, stderr=(
-        f"pathcov: {module}: 2 function descriptors are not of ABI version 7 "
+        f"pathcov: {module}: 2 function descriptors are not of ABI version 8 "
         "or are malformed: their paths are not counted\n"))
     check_profile(load(tmp, profile_name(a.badabi, pid, 0)), a.badabi, pid,
                   "exit", [function("good", 2, 1, [(0, 1)])],

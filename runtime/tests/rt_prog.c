@@ -26,6 +26,10 @@ FAKE_FUNCTION(fn_at, "atomic_array", 16, PATHCOV_FN_ATOMIC, at_counters);
 FAKE_FUNCTION(fn_ht, "atomic_hashed", 1000000,
               PATHCOV_FN_HASHED | PATHCOV_FN_ATOMIC, 0);
 FAKE_FUNCTION(fn_o, "overflowing", 1000000, PATHCOV_FN_HASHED, 0);
+/* One path that only returns: its entries are its path's count. */
+static uint64_t c_counters[FAKE_COUNTERS(1)];
+FAKE_FUNCTION(fn_c, "accessor", 1,
+              PATHCOV_FN_ENTRY_COUNTED | PATHCOV_FN_CALLS_ARE_PATH, c_counters);
 static uint64_t s_seen[2 * 16];
 FAKE_HASHED_SEEN(fn_s, "slotted", 1000000, s_seen, 16);
 
@@ -51,6 +55,8 @@ static void counts(void) {
   repeat(&fn_h, UINT64_MAX, 1);
   fake_enter(&fn_w);
   repeat(&fn_w, 0, 1);
+  for (int i = 0; i < 6; ++i)
+    fake_enter(&fn_c); /* and no fake_path: nothing counts its path */
 }
 
 /* One scenario's worth for many processes: a_calls 1 [[1, 3]], h [[42, 1]]. */

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 7
+#define PATHCOV_ABI_VERSION 8
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -65,6 +65,12 @@
 /* Residual mode, with seen slots: a seen word per path instead of shared
  * tagged slots (seen_slots >= num_paths words, no tags; see `seen`). */
 #define PATHCOV_FN_SEEN_WORDS 2048u
+/* Record mode (ABI 8): the function has one path, and nothing in it can
+ * leave it but its return (no call but to builtins that return), so every
+ * entry runs that path to its end: `calls` is path 0's count, and nothing
+ * else counts it (the counters stay 0). One increment, not two, where an
+ * accessor is inlined. */
+#define PATHCOV_FN_CALLS_ARE_PATH 4096u
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
