@@ -396,6 +396,11 @@ struct EntryPathEnd {
   RegisterIncrement offset;
 };
 
+// A return entered by more routes keeps its path end: a check on each of
+// pcre2's many routes into match()'s return cost more than it folded
+// (residual (a) Ir +4.7%: the function grew, its registers spilled).
+constexpr unsigned kMaxEntriesToEndOn = 8;
+
 // Per block, its path end where it goes on the edges in (end kNoId: it
 // does not). Each route in then ends its path at its own id, often a
 // constant that folds a residual check away.
@@ -404,11 +409,12 @@ struct EntryPathEnd {
 //   ends every opcode's path there; the block is left the bare jump that
 //   GCC copies back into each route as without pathcov.
 // - A return block, and the blocks that lead only to it, holding no event
-//   (holdsNoEvent): `return c ? a : b;` joins its routes before the
-//   return. The path register is then not live into the return block, so
-//   function splitting can still split a function there, and partial
-//   inlining inline its head, as without pathcov (a path end in the block
-//   made GCC give up: sqlite3.c had 74 functions split plain, 2 so).
+//   (holdsNoEvent), each entered by at most kMaxEntriesToEndOn edges:
+//   `return c ? a : b;` joins its routes before the return. The path
+//   register is then not live into the return block, so function
+//   splitting can still split a function there, and partial inlining
+//   inline its head, as without pathcov (a path end in the block made GCC
+//   give up: sqlite3.c had 74 functions split plain, 0 in record mode).
 // Only blocks entered by DAG edges alone.
 std::vector<EntryPathEnd>
 pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
@@ -452,6 +458,7 @@ pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
     const EdgeId out = g.cfg.succs(b).front();
     const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
     if (dag.cfgEdgeRole[out] != CfgEdgeRole::InDag ||
+        EDGE_COUNT(g.blockOf[b]->preds) > kMaxEntriesToEndOn ||
         !holdsNoEvent(g.blockOf[b]))
       return at;
     const RegisterIncrement step = increment(edge);
@@ -462,9 +469,13 @@ pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
       const EntryPathEnd &rest = chain(next);
       if (rest.end == kNoId || g.abnormalRole[next] != AbnormalRole::None)
         return at;
+      // The registers wrap (Chords.h): so does the sum.
+      const auto add = [](int64_t a, int64_t b) {
+        return static_cast<int64_t>(uint64_t(a) + uint64_t(b));
+      };
       at = {rest.end,
-            {static_cast<int64_t>(uint64_t(step.ballLarus) + uint64_t(rest.offset.ballLarus)),
-             static_cast<int64_t>(uint64_t(step.ppp) + uint64_t(rest.offset.ppp))}};
+            {add(step.ballLarus, rest.offset.ballLarus),
+             add(step.ppp, rest.offset.ppp)}};
     }
     return at;
   };
