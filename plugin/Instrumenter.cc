@@ -3,8 +3,6 @@
 #include "PathMiss.h"
 #include "RuntimeDecls.h"
 
-#include <functional>
-
 namespace pathcov {
 
 std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag) {
@@ -83,8 +81,7 @@ public:
   // Ends the path whose ids are the registers plus `offset`, at DAG edge
   // `end` (into EXIT).
   void endPath(RegisterIncrement offset, DagEdgeId end) {
-    if ((tables_.checkedEnd && !(*tables_.checkedEnd)[end]) ||
-        tables_.callsArePath)
+    if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
       return;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
     switch (tables_.pathEnd) {
@@ -372,7 +369,6 @@ bool holdsNoEvent(basic_block bb) {
     case GIMPLE_DEBUG:
     case GIMPLE_PREDICT:
     case GIMPLE_NOP:
-      continue;
     case GIMPLE_RETURN:
       continue;
     case GIMPLE_ASSIGN:
@@ -396,6 +392,12 @@ struct EntryPathEnd {
   RegisterIncrement offset;
 };
 
+// The registers wrap (Chords.h): so do sums of increments.
+RegisterIncrement wrappingSum(RegisterIncrement a, RegisterIncrement b) {
+  return {int64_t(uint64_t(a.ballLarus) + uint64_t(b.ballLarus)),
+          int64_t(uint64_t(a.ppp) + uint64_t(b.ppp))};
+}
+
 // A return entered by more routes keeps its path end: a check on each of
 // pcre2's many routes into match()'s return cost more than it folded
 // (residual (a) Ir +4.7%: the function grew, its registers spilled).
@@ -416,9 +418,8 @@ constexpr unsigned kMaxEntriesToEndOn = 8;
 //   inline its head, as without pathcov (a path end in the block made GCC
 //   give up: sqlite3.c had 74 functions split plain, 0 in record mode).
 // Only blocks entered by DAG edges alone.
-std::vector<EntryPathEnd>
-pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
-                  const std::function<RegisterIncrement(DagEdgeId)> &increment) {
+std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
+                                            const ChordPlacement &chords) {
   const BlockId n = g.cfg.numBlocks();
   std::vector<bool> enteredByDagEdges(n, true);
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
@@ -441,46 +442,28 @@ pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
     if (!gsi_end_p(gsi) && gsi_stmt(gsi) == last_stmt(g.blockOf[b]) &&
         gimple_code(gsi_stmt(gsi)) == GIMPLE_GOTO &&
         computed_goto_p(gsi_stmt(gsi)))
-      onEntries[b] = {dag.pathEnd[b], increment(dag.pathEnd[b])};
+      onEntries[b] = {dag.pathEnd[b], chords.increment[dag.pathEnd[b]]};
   }
-  // The chains into EXIT, from EXIT back: a block's single DAG edge out
-  // leads to EXIT or to a block of a chain.
-  std::vector<bool> visited(n, false);
-  const std::function<const EntryPathEnd &(BlockId)> chain =
-      [&](BlockId b) -> const EntryPathEnd & {
-    EntryPathEnd &at = onEntries[b];
-    if (visited[b])
-      return at;
-    visited[b] = true;
+  // From EXIT back, so that a block's successor is settled before it: a
+  // block of a chain has one DAG edge out, into EXIT or the chain's next.
+  for (BlockId b : dag.reverseTopologicalOrder()) {
     if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::None ||
         dag.pathEnd[b] != kNoId || g.cfg.succs(b).size() != 1)
-      return at;
+      continue;
     const EdgeId out = g.cfg.succs(b).front();
-    const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
     if (dag.cfgEdgeRole[out] != CfgEdgeRole::InDag ||
         EDGE_COUNT(g.blockOf[b]->preds) > kMaxEntriesToEndOn ||
         !holdsNoEvent(g.blockOf[b]))
-      return at;
-    const RegisterIncrement step = increment(edge);
+      continue;
+    const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
+    const RegisterIncrement step = chords.increment[edge];
     const BlockId next = g.cfg.edge(out).dst;
-    if (next == g.cfg.exit()) {
-      at = {edge, step};
-    } else {
-      const EntryPathEnd &rest = chain(next);
-      if (rest.end == kNoId || g.abnormalRole[next] != AbnormalRole::None)
-        return at;
-      // The registers wrap (Chords.h): so does the sum.
-      const auto add = [](int64_t a, int64_t b) {
-        return static_cast<int64_t>(uint64_t(a) + uint64_t(b));
-      };
-      at = {rest.end,
-            {add(step.ballLarus, rest.offset.ballLarus),
-             add(step.ppp, rest.offset.ppp)}};
-    }
-    return at;
-  };
-  for (BlockId b = 0; b < n; ++b)
-    chain(b);
+    const EntryPathEnd &rest = onEntries[next];
+    if (next == g.cfg.exit())
+      onEntries[b] = {edge, step};
+    else if (rest.end != kNoId && g.abnormalRole[next] == AbnormalRole::None)
+      onEntries[b] = {rest.end, wrappingSum(step, rest.offset)};
+  }
   return onEntries;
 }
 
@@ -514,7 +497,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
   }
 
   const std::vector<EntryPathEnd> onEntries =
-      pathEndsOnEntries(g, dag, increment);
+      pathEndsOnEntries(g, dag, chords);
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);

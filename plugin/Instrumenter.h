@@ -44,9 +44,6 @@ struct FunctionTables {
   bool counted = false;    // CheckTable, CheckHashed: the table has counts
                            // after its ids
   bool countCalls = false; // record mode: entries, for interrupted paths
-  // Record mode, PATHCOV_FN_CALLS_ARE_PATH: the entries count the one
-  // path, and its path end gets no code.
-  bool callsArePath = false;
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
   // Residual mode: the seen slots (seenSlots tags, then as many counts; or

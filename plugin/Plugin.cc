@@ -239,7 +239,11 @@ private:
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
     pathEnds.countCalls = true;
-    pathEnds.callsArePath = callsArePath;
+    // PATHCOV_FN_CALLS_ARE_PATH: the entries count the one path, whose
+    // path end gets no code.
+    const std::vector<bool> noPathEnd(numbered.dag.edges.size(), false);
+    if (callsArePath)
+      pathEnds.checkedEnd = &noPathEnd;
     pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |
