@@ -398,10 +398,12 @@ RegisterIncrement wrappingSum(RegisterIncrement a, RegisterIncrement b) {
           int64_t(uint64_t(a.ppp) + uint64_t(b.ppp))};
 }
 
-// A return entered by more routes keeps its path end: a check on each of
-// pcre2's many routes into match()'s return cost more than it folded
-// (residual (a) Ir +4.7%: the function grew, its registers spilled).
-constexpr unsigned kMaxEntriesToEndOn = 8;
+// In residual mode, a return entered by more routes keeps its path end: a
+// check on each of pcre2's many routes into match()'s return cost more
+// than it folded (residual (a) Ir +4.7%: the function grew, its registers
+// spilled). Record mode's count is one instruction: no limit (bzip2's
+// record Ir -3.6% without it).
+constexpr unsigned kMaxCheckedEntries = 8;
 
 // Per block, its path end where it goes on the edges in (end kNoId: it
 // does not). Each route in then ends its path at its own id, often a
@@ -411,7 +413,8 @@ constexpr unsigned kMaxEntriesToEndOn = 8;
 //   ends every opcode's path there; the block is left the bare jump that
 //   GCC copies back into each route as without pathcov.
 // - A return block, and the blocks that lead only to it, holding no event
-//   (holdsNoEvent), each entered by at most kMaxEntriesToEndOn edges:
+//   (holdsNoEvent), each entered, in residual mode, by at most
+//   kMaxCheckedEntries edges:
 //   `return c ? a : b;` joins its routes before the return. The path
 //   register is then not live into the return block, so function
 //   splitting can still split a function there, and partial inlining
@@ -419,8 +422,11 @@ constexpr unsigned kMaxEntriesToEndOn = 8;
 //   give up: sqlite3.c had 74 functions split plain, 0 in record mode).
 // Only blocks entered by DAG edges alone.
 std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
-                                            const ChordPlacement &chords) {
+                                            const ChordPlacement &chords,
+                                            PathEnd pathEnd) {
   const BlockId n = g.cfg.numBlocks();
+  const unsigned maxEntries =
+      pathEnd == PathEnd::CountInline ? UINT_MAX : kMaxCheckedEntries;
   std::vector<bool> enteredByDagEdges(n, true);
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdgeRole role = dag.cfgEdgeRole[id];
@@ -452,7 +458,7 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
       continue;
     const EdgeId out = g.cfg.succs(b).front();
     if (dag.cfgEdgeRole[out] != CfgEdgeRole::InDag ||
-        EDGE_COUNT(g.blockOf[b]->preds) > kMaxEntriesToEndOn ||
+        EDGE_COUNT(g.blockOf[b]->preds) > maxEntries ||
         !holdsNoEvent(g.blockOf[b]))
       continue;
     const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
@@ -497,7 +503,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
   }
 
   const std::vector<EntryPathEnd> onEntries =
-      pathEndsOnEntries(g, dag, chords);
+      pathEndsOnEntries(g, dag, chords, tables.pathEnd);
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);
