@@ -56,14 +56,16 @@ private:
   unsigned count_ = 0;
 };
 
-// The call to the runtime, its arguments on the stack: stepping over the
-// red zone keeps a leaf function's data below %rsp intact; the stub's
-// `ret $144` pops the arguments and steps back. `scratch` takes the
-// descriptor's address.
-std::string callStub(const char *stub, const std::string &idArgument,
-                     const std::string &fnOp, const std::string &scratch) {
-  return "lea -128(%%rsp), %%rsp\n\tpush " + idArgument + "\n\tleaq " + fnOp +
-         ", " + scratch + "\n\tpush " + scratch + "\n\tcall " + stub;
+// The call to the runtime (runtime/src/path_miss_x86_64.S): stepping over
+// the red zone keeps a leaf function's data below %rsp intact. The id is
+// `value`, pushed, plus `offset`; the descriptor (`fnOp`, an "i" operand)
+// and the offset are data after the call, where the stub reads them and
+// returns past them, so the call site loads no address and needs no
+// register. The stub's `ret $136` pops the value and steps back.
+std::string callStub(const char *stub, const std::string &value, int64_t offset,
+                     const std::string &fnOp) {
+  return "lea -128(%%rsp), %%rsp\n\tpush " + value + "\n\tcall " + stub +
+         "\n\t.long %c" + fnOp.substr(1) + " - ., " + std::to_string(offset);
 }
 
 std::string countSlot(bool atomic, const std::string &count) {
@@ -71,11 +73,18 @@ std::string countSlot(bool atomic, const std::string &count) {
          "addq $1, " + count + "\n2:";
 }
 
-// seen[id]. Where id is a register plus a constant, as `(seen + constant)
-// [register]`: the constant goes into the address's displacement, where
-// the compiler would compute the sum into a register of its own (a loop's
-// residual path paid that `lea` on every iteration).
-tree seenWordRef(tree seen, tree id) {
+// seen[id], and the id as a value plus a constant offset. Where id is a
+// register plus a constant, the word is `(seen + constant)[register]`: the
+// constant goes into the address's displacement, where the compiler would
+// compute the sum into a register of its own (a loop's residual path paid
+// that `lea` on every iteration).
+struct SeenWord {
+  tree ref;
+  tree value;
+  int64_t offset;
+};
+
+SeenWord seenWord(tree seen, tree id) {
   tree element = TREE_TYPE(TREE_TYPE(seen));
   gassign *def = dyn_cast<gassign *>(SSA_NAME_DEF_STMT(id));
   tree constant = def && gimple_assign_rhs_code(def) == PLUS_EXPR &&
@@ -91,28 +100,31 @@ tree seenWordRef(tree seen, tree id) {
     tree shifted = build2(MEM_REF, build_array_type(element, NULL_TREE),
                           build_fold_addr_expr(seen),
                           build_int_cst(build_pointer_type(TREE_TYPE(seen)), offset));
-    return build4(ARRAY_REF, element, shifted, gimple_assign_rhs1(def), NULL_TREE,
-                  NULL_TREE);
+    tree value = gimple_assign_rhs1(def);
+    return {build4(ARRAY_REF, element, shifted, value, NULL_TREE, NULL_TREE),
+            value, tree_to_shwi(constant)};
   }
-  return build4(ARRAY_REF, element, seen, id, NULL_TREE, NULL_TREE);
+  return {build4(ARRAY_REF, element, seen, id, NULL_TREE, NULL_TREE), id, 0};
 }
 
 // With a seen word per path (abi.h): `[lock] subq $1, word; jns 1f; call`.
 // The word is a memory operand, addressed as the compiler likes: it folds
 // the id's constant offsets into the displacement (a loop's path register
-// is often the id plus a constant) and needs the id in no register; the
-// call passes the word's address, from which the runtime has the id. A
-// repeated residual path costs the subtraction and the branch.
+// is often the id plus a constant), and the call passes the register and
+// the offset apart (a constant id is pushed as an immediate): the miss
+// takes no register of its own. A repeated residual path costs the
+// subtraction and the branch.
 gasm *buildWordMissAsm(const MissTables &tables, tree id) {
   AsmOperands asmOps;
-  const std::string scratch = asmOps.scratch();
-  tree word = seenWordRef(tables.seen, id);
-  const std::string wordOp = asmOps.output("+m", word);
-  const std::string fnOp = asmOps.input("m", tables.descriptor);
+  const SeenWord word = seenWord(tables.seen, id);
+  const std::string wordOp = asmOps.output("+m", word.ref);
+  const std::string valueOp = asmOps.input("re", word.value);
+  const std::string fnOp =
+      asmOps.input("i", build_fold_addr_expr(tables.descriptor));
   return asmOps.build(std::string(tables.atomic ? "lock " : "") + "subq $1, " +
-                          wordOp + "\n\tjns 1f\n\tleaq " + wordOp + ", " +
-                          scratch + "\n\t" +
-                          callStub(kResidualWordStub, scratch, fnOp, scratch) +
+                          wordOp + "\n\tjns 1f\n\t" +
+                          callStub(kResidualWordStub, valueOp, word.offset,
+                                   fnOp) +
                           "\n1:",
                       true);
 }
@@ -138,12 +150,12 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   if (tables.seenWords)
     return buildWordMissAsm(tables, id);
   AsmOperands asmOps;
-  // The slot's index, and the descriptor's address for the call.
-  const std::string scratch = asmOps.scratch();
+  // The slot's index and the tag it should hold.
+  const std::string scratch = tables.seen ? asmOps.scratch() : "";
   const std::string tag = tables.seen ? asmOps.scratch() : "";
   if (tables.seen)
     asmOps.output("+m", tables.seen);
-  const std::string idOp = asmOps.input("r", id);
+  const std::string idOp = asmOps.input(tables.seen ? "r" : "re", id);
   std::string text, tail;
   if (tables.seen) {
     const std::string seenOp =
@@ -157,9 +169,9 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
             "\n\tje 1f\n\t";
     tail = countSlot(tables.atomic, std::to_string(8 * tables.seenSlots) + tagAt);
   }
-  const std::string fnOp = asmOps.input("m", tables.descriptor);
-  return asmOps.build(text + callStub(tables.stub, idOp, fnOp, scratch) + tail,
-                      true);
+  const std::string fnOp =
+      asmOps.input("i", build_fold_addr_expr(tables.descriptor));
+  return asmOps.build(text + callStub(tables.stub, idOp, 0, fnOp) + tail, true);
 }
 
 gasm *buildCountAsm(tree counter, bool atomic) {

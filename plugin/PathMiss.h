@@ -23,9 +23,9 @@ struct MissTables {
 // The runtime's stubs (runtime/src/path_miss_x86_64.S): a residual path
 // not in its seen slot, a seen word gone negative, and a record-mode path
 // of a hashed function not in its seen slot.
-constexpr const char *kResidualMissStub = "__pathcov_residual_miss_below_red_zone";
-constexpr const char *kResidualWordStub = "__pathcov_residual_word_below_red_zone";
-constexpr const char *kRecordMissStub = "__pathcov_record_miss_below_red_zone";
+constexpr const char *kResidualMissStub = "__pathcov_site_residual_path";
+constexpr const char *kResidualWordStub = "__pathcov_site_residual_word";
+constexpr const char *kRecordMissStub = "__pathcov_site_record_miss";
 
 // Residual mode: a function of at most kSeenWordLimit paths gives every
 // path a seen word of its own (32 KiB of .bss at most, only the pages its

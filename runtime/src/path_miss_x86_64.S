@@ -2,21 +2,24 @@
  * (flags excepted), so that a path end's cold branch clobbers nothing and
  * costs its function's hot code no saved registers (residual_table.c says
  * why no vector register needs saving):
- *   __pathcov_residual_miss_below_red_zone: __pathcov_residual_path(fn, id),
- *     a residual path not yet in its seen slot;
- *   __pathcov_residual_word_below_red_zone: __pathcov_residual_word(fn,
- *     word), a seen word gone negative (its address in place of the id);
- *   __pathcov_record_miss_below_red_zone: __pathcov_record_miss(fn, id), a
- *     path of a hashed record-mode function not in its seen slot.
+ *   __pathcov_site_residual_path: __pathcov_residual_path(fn, id), a
+ *     residual path not yet in its seen slot;
+ *   __pathcov_site_residual_word: __pathcov_residual_word(fn, id), a seen
+ *     word gone negative;
+ *   __pathcov_site_record_miss: __pathcov_record_miss(fn, id), a path of a
+ *     hashed record-mode function not in its seen slot.
  *
  * The plugin calls them from inline assembly (plugin/PathMiss.cc,
- * buildMissAsm), which moves the stack pointer 128 bytes down first to step
- * over the red zone, then pushes id and fn: above the return address are
- * fn, id and the 128 bytes. Arguments on the stack tie no value of the
- * caller to %rdi and %rsi. `ret $144` pops them and steps back over the
- * red zone. (The names changed with that contract: an object compiled for
- * an earlier stub fails to link instead of running with a wrong stack.)
- * Their own frame is realigned for the call into C. */
+ * callStub), which moves the stack pointer 128 bytes down first to step
+ * over the red zone, pushes a value v and calls. The call is followed by
+ * two 32-bit words of data, not code: the descriptor's address less the
+ * first word's, and a constant c; the id is v + c. So the call site needs
+ * no register of its own, and its descriptor costs 4 bytes, not the 8 of
+ * an address loaded and pushed. The stub returns after the data, and
+ * `ret $136` pops v and steps back over the red zone. (The names change
+ * with that contract: an object compiled for another stub fails to link
+ * instead of running with a wrong stack.) Their own frame is realigned for
+ * the call into C. */
 #if defined(__x86_64__) && defined(__ELF__)
         .text
 
@@ -42,8 +45,12 @@
         pushq   %r10
         pushq   %r11
         andq    $-16, %rsp
-        movq    16(%rbp), %rdi
-        movq    24(%rbp), %rsi
+        movq    8(%rbp), %rax   /* the call site's data */
+        movslq  (%rax), %rdi
+        addq    %rax, %rdi      /* fn */
+        movslq  4(%rax), %rsi
+        addq    16(%rbp), %rsi  /* id = v + c */
+        addq    $8, 8(%rbp)     /* return after the data */
         call    \target
         leaq    -72(%rbp), %rsp
         popq    %r11
@@ -57,13 +64,13 @@
         popq    %rax
         popq    %rbp
         .cfi_def_cfa %rsp, 8
-        ret     $144
+        ret     $136
         .cfi_endproc
         .size   \name, .-\name
 .endm
 
-        PATH_MISS_STUB __pathcov_residual_miss_below_red_zone, __pathcov_residual_path
-        PATH_MISS_STUB __pathcov_residual_word_below_red_zone, __pathcov_residual_word
-        PATH_MISS_STUB __pathcov_record_miss_below_red_zone, __pathcov_record_miss
+        PATH_MISS_STUB __pathcov_site_residual_path, __pathcov_residual_path
+        PATH_MISS_STUB __pathcov_site_residual_word, __pathcov_residual_word
+        PATH_MISS_STUB __pathcov_site_record_miss, __pathcov_record_miss
 #endif
         .section .note.GNU-stack,"",@progbits

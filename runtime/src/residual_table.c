@@ -42,7 +42,7 @@
  * atomic add.
  *
  * On x86-64, instrumented code reaches __pathcov_residual_path through
- * __pathcov_residual_miss_below_red_zone (path_miss_x86_64.S), which
+ * __pathcov_site_residual_path (path_miss_x86_64.S), which
  * saves every general register it may change, so that the call site
  * clobbers nothing and a check's cold branch costs the hot code no saved
  * registers. That only holds if nothing here touches a vector or x87
@@ -230,15 +230,10 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
   residual_path(fn, id, 1);
 }
 
-void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word) {
-  /* The word's address names the path: the id stays out of the hot code's
-   * registers (abi.h). The word has counted the run. A descriptor of
-   * another ABI is reported at exit; an address that is no word of fn's
-   * (no plugin makes one) is ignored. */
-  if (!is_residual(fn) || !fn->seen)
-    return;
-  uint64_t id = ((uintptr_t)word - (uintptr_t)fn->seen) / sizeof *word;
-  if (seen_word(fn, id) == word)
+void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id) {
+  /* The word has counted the run. A descriptor of another ABI is reported
+   * at exit; an id that has no word (no plugin makes one) is ignored. */
+  if (is_residual(fn) && seen_word(fn, id))
     residual_path(fn, id, 0);
 }
 

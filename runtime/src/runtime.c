@@ -194,7 +194,7 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
 }
 
 /* x86-64: the miss of a hashed function's path end whose seen slot (abi.h)
- * is not the path's, through __pathcov_record_miss_below_red_zone
+ * is not the path's, through __pathcov_site_record_miss
  * (path_miss_x86_64.S). The path claims its slot if free, and from then on
  * the instrumented code counts it there inline, no call (a cache of the
  * plugin's 4096 slots in front of the table: an interpreter's hot paths). A path whose

@@ -144,7 +144,7 @@ static inline void fake_residual_miss(struct pathcov_function *fn,
     else
       now = --*word;
     if ((int64_t)now < 0)
-      __pathcov_residual_word(fn, word);
+      __pathcov_residual_word(fn, bl);
     return;
   }
   if (!fn->seen || !fake_seen_count(fn, bl))

@@ -143,13 +143,11 @@ static int seen(void) {
   repeat(&fn_seen_array, 0, 3, 5); /* tested */
   repeat(&fn_seen_array, 1, 7, 6); /* PPP 1 is id 6: 1 call, slot 1 = {8, 5} */
   repeat(&fn_seen_array, 5, 4, 2); /* clamped PPP: 1 call, slot 0 = {5, 1} */
-  /* Addresses that are no word of the function's are ignored (inside
-   * word 7, past the last word, a function without words): were the one
-   * inside word 7 taken for path 7, path 7 would come before path 2. */
-  __pathcov_residual_word(&fn_words,
-                          (uint64_t *)((char *)&words_untested[7] + 4));
-  __pathcov_residual_word(&fn_words, &words_untested[8]);
-  __pathcov_residual_word(&fn_seen, &seen_untested[3]);
+  /* Ids that have no word are ignored (past the last word, far past it,
+   * a function without words): none is recorded. */
+  __pathcov_residual_word(&fn_words, 8);
+  __pathcov_residual_word(&fn_words, UINT64_MAX);
+  __pathcov_residual_word(&fn_seen, 3);
   repeat(&fn_words, 0, 2, 5);      /* 1 call, word 2 open with 5 */
   repeat(&fn_words, 0, 7, 1);      /* 1 call, word 7 open with 1 */
   /* A plain subtraction that read the word before the runtime opened it

@@ -13,7 +13,7 @@ first_sighting_wrap.c and `-Wl,--wrap=__pathcov_residual_path` (and
 call into the runtime's recorder goes through a wrapper that counts it per
 (function, id) and prints the counts at exit. This needs no tracer
 (valgrind, ltrace: heavy, or blind to a call inside a static library) and
-no test-only code in the runtime: the x86-64 stub __pathcov_residual_miss_below_red_zone
+no test-only code in the runtime: the x86-64 stub __pathcov_site_residual_path
 lives in its own object of the static library, so the linker redirects its
 call, and other targets call __pathcov_residual_path directly from the
 instrumented object, redirected as well.

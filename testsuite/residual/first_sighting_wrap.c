@@ -59,12 +59,12 @@ RECORDER void __wrap___pathcov_residual_path(struct pathcov_function *fn,
   __real___pathcov_residual_path(fn, id);
 }
 
-void __real___pathcov_residual_word(struct pathcov_function *fn, uint64_t *word);
+void __real___pathcov_residual_word(struct pathcov_function *fn, uint64_t id);
 
 RECORDER void __wrap___pathcov_residual_word(struct pathcov_function *fn,
-                                             uint64_t *word) {
-  count(&calls, fn, (uint64_t)(word - fn->seen));
-  __real___pathcov_residual_word(fn, word);
+                                             uint64_t id) {
+  count(&calls, fn, id);
+  __real___pathcov_residual_word(fn, id);
 }
 
 void __wrap___pathcov_residual_lookup(struct pathcov_function *fn,

@@ -126,7 +126,7 @@ struct pathcov_function {
    * seen_slots words, path id's at seen[id] (ABI 7). Instrumented code,
    * where a path end's check misses, subtracts 1 from the word (an atomic
    * sub with PATHCOV_FN_ATOMIC) and, if the result is negative, calls
-   * __pathcov_residual_word with the word's address. The runtime records
+   * __pathcov_residual_word with the path's id. The runtime records
    * the path, then opens the word: adds 2^63 to it, if it is still
    * negative, by a compare-and-swap. So a word is 0 until its path first
    * runs; -n (top bit set) after n runs, the path not yet recorded; 2^63 - n
@@ -175,9 +175,9 @@ void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id);
  * the path's seen slot is not the path's. */
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
 
-/* Residual mode, PATHCOV_FN_SEEN_WORDS: the seen word `word` (path
- * word - fn->seen's) went negative: record the path and open its word. */
-void __pathcov_residual_word(struct pathcov_function *fn, uint64_t *word);
+/* Residual mode, PATHCOV_FN_SEEN_WORDS: path `id`'s seen word went
+ * negative: record the path and open its word. */
+void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
  * (binary search of the sorted pairs), else record it as residual. */
