@@ -300,9 +300,10 @@ private:
       gStats.addPeeled(
           peelFirstIterations(fun, headers, gOptions.peelInsns));
     }
-    // A copy's check folds where the id is a constant: with a table that
-    // only the id indexes (an array's PPP id is another register), and
-    // nothing to count.
+    // A copy's check folds where the id is a constant: with a constant
+    // table (nothing to count). An array's PPP id is then a constant too:
+    // both registers change on the same chords, and the Ball-Larus value
+    // at a block fixes the path that led there.
     if (copy && gOptions.threadStmts != 0 && !plan.counted &&
         lowerPolicy(policy).constantCheck)
       gStats.addThreaded(threadTestedRoutes(fun, checks, plan.tested,

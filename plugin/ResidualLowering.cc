@@ -12,7 +12,7 @@ namespace {
 // descriptor (Plugin.cc); their row is never used for code.
 constexpr PolicyLowering kLowerings[kResidualPolicies] = {
     /* Bytemap  */ {kFlagBytemap, PathEnd::CheckBytemap, true, true},
-    /* Array    */ {0, PathEnd::CheckTable, true, false}, // the PPP id indexes
+    /* Array    */ {0, PathEnd::CheckTable, true, true},
     /* Hashed   */ {kFlagCuckoo, PathEnd::CheckHashed, true, true},
     /* Sorted   */ {kFlagSorted, PathEnd::LookUp, false, false},
     /* Untested */ {0, PathEnd::Residual, true, false},
