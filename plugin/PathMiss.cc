@@ -59,13 +59,15 @@ private:
 // The call to the runtime (runtime/src/path_miss_x86_64.S): stepping over
 // the red zone keeps a leaf function's data below %rsp intact. The id is
 // `value`, pushed, plus `offset`; the descriptor (`fnOp`, an "i" operand)
-// and the offset are data after the call, where the stub reads them and
-// returns past them, so the call site loads no address and needs no
-// register. The stub's `ret $136` pops the value and steps back.
+// and the offset are data after the call, behind a 2-byte jump over them
+// (`jmp .+10`, spelled as bytes so that its size is fixed), where the stub
+// reads them: the call site loads no address and needs no register. The
+// stub's `ret $136` pops the value and steps back.
 std::string callStub(const char *stub, const std::string &value, int64_t offset,
                      const std::string &fnOp) {
   return "lea -128(%%rsp), %%rsp\n\tpush " + value + "\n\tcall " + stub +
-         "\n\t.long %c" + fnOp.substr(1) + " - ., " + std::to_string(offset);
+         "\n\t.byte 0xeb, 8\n\t.long %c" + fnOp.substr(1) + " - ., " +
+         std::to_string(offset);
 }
 
 std::string countSlot(bool atomic, const std::string &count) {

@@ -11,11 +11,12 @@
  *
  * The plugin calls them from inline assembly (plugin/PathMiss.cc,
  * callStub), which moves the stack pointer 128 bytes down first to step
- * over the red zone, pushes a value v and calls. The call is followed by
- * two 32-bit words of data, not code: the descriptor's address less the
- * first word's, and a constant c; the id is v + c. So the call site needs
- * no register of its own, and its descriptor costs 4 bytes, not the 8 of
- * an address loaded and pushed. The stub returns after the data, and
+ * over the red zone, pushes a value v and calls. The call returns to a
+ * 2-byte jump over two 32-bit words of data: the descriptor's address less
+ * the first word's, and a constant c; the id is v + c. So the call site
+ * needs no register of its own, and its descriptor costs 4 bytes, not the
+ * 8 of an address loaded and pushed. The stub returns where it was called
+ * from (a shadow stack and the return predictor see a plain return), and
  * `ret $136` pops v and steps back over the red zone. (The names change
  * with that contract: an object compiled for another stub fails to link
  * instead of running with a wrong stack.) Their own frame is realigned for
@@ -45,12 +46,11 @@
         pushq   %r10
         pushq   %r11
         andq    $-16, %rsp
-        movq    8(%rbp), %rax   /* the call site's data */
-        movslq  (%rax), %rdi
-        addq    %rax, %rdi      /* fn */
-        movslq  4(%rax), %rsi
+        movq    8(%rbp), %rax   /* the call site's jump over its data */
+        movslq  2(%rax), %rdi
+        leaq    2(%rax,%rdi), %rdi /* fn */
+        movslq  6(%rax), %rsi
         addq    16(%rbp), %rsi  /* id = v + c */
-        addq    $8, 8(%rbp)     /* return after the data */
         call    \target
         leaq    -72(%rbp), %rsp
         popq    %r11
