@@ -300,12 +300,12 @@ private:
       gStats.addPeeled(
           peelFirstIterations(fun, headers, gOptions.peelInsns));
     }
-    // A copy's check folds where the id is a constant: with a constant
-    // table (nothing to count). An array's PPP id is then a constant too:
-    // both registers change on the same chords, and the Ball-Larus value
-    // at a block fixes the path that led there.
-    if (copy && gOptions.threadStmts != 0 && !plan.counted &&
-        lowerPolicy(policy).constantCheck)
+    // A copy's check folds where the id is a constant: `checks` are the
+    // table checks (bytemap, array, hashed), whose tables are constant
+    // unless they count. An array's PPP id is then a constant too: both
+    // registers change on the same chords, and the Ball-Larus value at a
+    // block fixes the path that led there.
+    if (copy && gOptions.threadStmts != 0 && !plan.counted)
       gStats.addThreaded(threadTestedRoutes(fun, checks, plan.tested,
                                             gOptions.threadStmts));
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;

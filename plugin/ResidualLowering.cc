@@ -11,13 +11,13 @@ namespace {
 // Indexed by ResidualPolicy. Complete functions get no code and no
 // descriptor (Plugin.cc); their row is never used for code.
 constexpr PolicyLowering kLowerings[kResidualPolicies] = {
-    /* Bytemap  */ {kFlagBytemap, PathEnd::CheckBytemap, true, true},
-    /* Array    */ {0, PathEnd::CheckTable, true, true},
-    /* Hashed   */ {kFlagCuckoo, PathEnd::CheckHashed, true, true},
-    /* Sorted   */ {kFlagSorted, PathEnd::LookUp, false, false},
-    /* Untested */ {0, PathEnd::Residual, true, false},
-    /* Stale    */ {kFlagStale, PathEnd::Residual, true, false},
-    /* Complete */ {0, PathEnd::Residual, false, false},
+    /* Bytemap  */ {kFlagBytemap, PathEnd::CheckBytemap, true},
+    /* Array    */ {0, PathEnd::CheckTable, true},
+    /* Hashed   */ {kFlagCuckoo, PathEnd::CheckHashed, true},
+    /* Sorted   */ {kFlagSorted, PathEnd::LookUp, false},
+    /* Untested */ {0, PathEnd::Residual, true},
+    /* Stale    */ {kFlagStale, PathEnd::Residual, true},
+    /* Complete */ {0, PathEnd::Residual, false},
 };
 static_assert(static_cast<int>(ResidualPolicy::Complete) + 1 ==
                   kResidualPolicies,

@@ -20,10 +20,6 @@ struct PolicyLowering {
   PathEnd pathEnd;     // what a checked path end does
   bool seenSlots;      // its misses may count in seen slots (not where the
                        // check is itself a call)
-  bool constantCheck;  // where the Ball-Larus id is a constant, so is the
-                       // check, which GCC folds (TestedRoutes.h): its table
-                       // is constant, and it reads it with that id alone
-                       // or with the PPP id, which is then a constant too
 };
 
 const PolicyLowering &lowerPolicy(ResidualPolicy policy);
