@@ -398,11 +398,11 @@ RegisterIncrement wrappingSum(RegisterIncrement a, RegisterIncrement b) {
           int64_t(uint64_t(a.ppp) + uint64_t(b.ppp))};
 }
 
-// In residual mode, a return entered by more routes keeps its path end: a
-// check on each of pcre2's many routes into match()'s return cost more
-// than it folded (residual (a) Ir +4.7%: the function grew, its registers
-// spilled). Record mode's count is one instruction: no limit (bzip2's
-// record Ir -3.6% without it).
+// A return entered by more routes keeps its path end where the path end is
+// more than a count: a check on each of pcre2's many routes into match()'s
+// return cost more than it folded (residual (a) Ir +4.7%: the function
+// grew, its registers spilled). Record mode's inline count is one
+// instruction: no limit (bzip2's record Ir -3.6% without it).
 constexpr unsigned kMaxCheckedEntries = 8;
 
 // Per block, its path end where it goes on the edges in (end kNoId: it
@@ -413,8 +413,8 @@ constexpr unsigned kMaxCheckedEntries = 8;
 //   ends every opcode's path there; the block is left the bare jump that
 //   GCC copies back into each route as without pathcov.
 // - A return block, and the blocks that lead only to it, holding no event
-//   (holdsNoEvent), each entered, in residual mode, by at most
-//   kMaxCheckedEntries edges:
+//   (holdsNoEvent), each entered by at most kMaxCheckedEntries edges
+//   unless the path end is an inline count:
 //   `return c ? a : b;` joins its routes before the return. The path
 //   register is then not live into the return block, so function
 //   splitting can still split a function there, and partial inlining

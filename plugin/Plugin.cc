@@ -241,9 +241,11 @@ private:
     pathEnds.countCalls = true;
     // PATHCOV_FN_CALLS_ARE_PATH: the entries count the one path, whose
     // path end gets no code.
-    const std::vector<bool> noPathEnd(numbered.dag.edges.size(), false);
-    if (callsArePath)
+    std::vector<bool> noPathEnd;
+    if (callsArePath) {
+      noPathEnd.assign(numbered.dag.edges.size(), false);
       pathEnds.checkedEnd = &noPathEnd;
+    }
     pathEnds.seenSlots = spec.seenSlots;
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |

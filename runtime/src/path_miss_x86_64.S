@@ -14,8 +14,9 @@
  * over the red zone, pushes a value v and calls. The call returns to a
  * 2-byte jump over two 32-bit words of data: the descriptor's address less
  * the first word's, and a constant c; the id is v + c. So the call site
- * needs no register of its own, and its descriptor costs 4 bytes, not the
- * 8 of an address loaded and pushed. The stub returns where it was called
+ * needs no register of its own, and its descriptor costs 6 bytes (the
+ * word and the jump), not the 8 of an address loaded and pushed. The
+ * stub returns where it was called
  * from (a shadow stack and the return predictor see a plain return), and
  * `ret $136` pops v and steps back over the red zone. (The names change
  * with that contract: an object compiled for another stub fails to link
