@@ -411,10 +411,9 @@ TestedPathIndex readTestedPathsReference(std::string_view json) {
   return index;
 }
 
-Corpus readCorpus(const nlohmann::json &doc) {
+void readCorpusHeader(const nlohmann::json &doc, Corpus &corpus) {
   checkFormat(doc, kCorpusFormat, kCorpusMajorVersion);
   const JsonPath top;
-  Corpus corpus;
   for (const nlohmann::json &m :
        top.field<std::vector<nlohmann::json>>(doc, "modules"))
     corpus.modules.push_back(
@@ -423,107 +422,144 @@ Corpus readCorpus(const nlohmann::json &doc) {
   corpus.profiles = top.field<uint64_t>(doc, "profiles");
   corpus.profileIds =
       top.optionalField<std::set<std::string>>(doc, "profile_ids", {});
+}
+
+std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
+                                                      const nlohmann::json &r) {
+  MergedReport report;
+  std::string id = at.field<std::string>(r, "id");
+  report.module = at.field<std::string>(r, "module");
+  if (!r.contains("build_id"))
+    throw InputError(at.name("build_id") + ": missing");
+  report.buildId = at.optionalField<std::string>(r, "build_id", "");
+  report.pid = at.field<uint64_t>(r, "pid");
+  report.startedNs = at.field<uint64_t>(r, "started_ns");
+  report.writtenNs = at.field<uint64_t>(r, "written_ns");
+  report.reason = at.field<std::string>(r, "reason");
+  report.droppedPaths = at.field<uint64_t>(r, "dropped_paths");
+  if (id != reportId(report.buildId, report.pid, report.startedNs,
+                     report.writtenNs))
+    throw InputError(at.name("id") + ": \"" + id +
+                     "\" is not the id of the report it describes");
+  return {std::move(id), std::move(report)};
+}
+
+std::pair<std::string, FieldSighting> readCorpusSighting(const JsonPath &at,
+                                                         const nlohmann::json &s) {
+  std::string report = at.field<std::string>(s, "report");
+  const FieldSighting sighting{at.field<uint64_t>(s, "count"),
+                               at.field<uint64_t>(s, "first_seen_ns")};
+  if (sighting.count == 0)
+    throw InputError(at.name("count") + ": a listed path ran at least once");
+  return {std::move(report), sighting};
+}
+
+FieldKey readSetAsidePath(const JsonPath &at, const nlohmann::json &e) {
+  return {at.field<std::string>(e, "identity"),
+          at.field<std::string>(e, "checksum"), at.field<uint64_t>(e, "id")};
+}
+
+CorpusFunction readCorpusFunction(const JsonPath &at, const nlohmann::json &j,
+                                  std::vector<uint64_t> &fieldPathIds) {
+  CorpusFunction f;
+  try {
+    f.metadata = parseFunctionMetadata(j);
+  } catch (const InputError &e) {
+    throw InputError(at.where() + ": " + e.what());
+  }
+  fieldPathIds.clear();
+  if (!f.metadata.skipped.empty())
+    return f;
+  f.calls = at.field<uint64_t>(j, "calls");
+  f.resumes = at.optionalField<uint64_t>(j, "resumes", 0);
+  f.interrupted = at.field<uint64_t>(j, "interrupted");
+  f.invalidIds = at.field<uint64_t>(j, "invalid_ids");
+  f.dropped = at.field<uint64_t>(j, "dropped");
+  if (f.interrupted > f.calls + f.resumes)
+    throw InputError(at.name("interrupted") + ": more than calls and resumes");
+  const nlohmann::json &paths = at.field<const nlohmann::json &>(j, "paths");
+  if (!paths.is_array())
+    throw InputError(at.name("paths") + ": expected an array");
+  for (size_t k = 0; k < paths.size(); ++k) {
+    const JsonPath p = at.at("paths").index(k);
+    const uint64_t id = p.field<uint64_t>(paths[k], "id");
+    f.metadata.requirePath(id, p.name("id"));
+    const TestedPath tested{p.field<uint64_t>(paths[k], "count"),
+                            p.field<std::set<std::string>>(paths[k], "tests")};
+    if (tested.count == 0)
+      throw InputError(p.name("count") + ": a listed path ran at least once");
+    if (!f.paths.emplace(id, tested).second)
+      throw InputError(p.name("id") + ": path " + std::to_string(id) +
+                       " is listed twice");
+  }
+  const auto field =
+      at.optionalField<std::vector<nlohmann::json>>(j, "field_paths", {});
+  for (size_t k = 0; k < field.size(); ++k) {
+    const JsonPath p = at.at("field_paths").index(k);
+    const uint64_t id = p.field<uint64_t>(field[k], "id");
+    f.metadata.requirePath(id, p.name("id"));
+    if (!field[k].is_object() || !field[k].contains("seen"))
+      throw InputError(p.name("seen") + ": missing");
+    fieldPathIds.push_back(id);
+  }
+  return f;
+}
+
+std::string listedTwice(const JsonPath &at, const FieldKey &path,
+                        const std::string &report) {
+  return at.where() + ": path " + std::to_string(std::get<2>(path)) + " of " +
+         std::get<0>(path) + " is listed twice for report " + report;
+}
+
+std::string notInReports(const JsonPath &at, const std::string &report) {
+  return at.name("report") + ": " + report + " is not in reports";
+}
+
+Corpus readCorpus(const nlohmann::json &doc) {
+  Corpus corpus;
+  readCorpusHeader(doc, corpus);
+  const JsonPath top;
   const auto reports =
       top.optionalField<std::vector<nlohmann::json>>(doc, "reports", {});
   for (size_t i = 0; i < reports.size(); ++i) {
     const JsonPath at = top.at("reports").index(i);
-    const nlohmann::json &r = reports[i];
-    MergedReport report;
-    const std::string id = at.field<std::string>(r, "id");
-    report.module = at.field<std::string>(r, "module");
-    if (!r.contains("build_id"))
-      throw InputError(at.name("build_id") + ": missing");
-    report.buildId = at.optionalField<std::string>(r, "build_id", "");
-    report.pid = at.field<uint64_t>(r, "pid");
-    report.startedNs = at.field<uint64_t>(r, "started_ns");
-    report.writtenNs = at.field<uint64_t>(r, "written_ns");
-    report.reason = at.field<std::string>(r, "reason");
-    report.droppedPaths = at.field<uint64_t>(r, "dropped_paths");
-    if (id != reportId(report.buildId, report.pid, report.startedNs,
-                       report.writtenNs))
-      throw InputError(at.name("id") + ": \"" + id +
-                       "\" is not the id of the report it describes");
+    auto [id, report] = readCorpusReport(at, reports[i]);
     if (!corpus.reports.emplace(id, std::move(report)).second)
       throw InputError(at.name("id") + ": report " + id + " is listed twice");
   }
   // One report's sighting of a path, from field_paths[].seen or set_aside.
   const auto addSighting = [&](const JsonPath &at, const FieldKey &path,
-                               const std::string &report, FieldSighting s) {
+                               const nlohmann::json &entry) {
+    const auto [report, s] = readCorpusSighting(at, entry);
     if (!corpus.reports.count(report))
-      throw InputError(at.name("report") + ": " + report +
-                       " is not in reports");
-    if (s.count == 0)
-      throw InputError(at.name("count") + ": a listed path ran at least once");
+      throw InputError(notInReports(at, report));
     if (!corpus.field[path].emplace(report, s).second)
-      throw InputError(at.where() + ": path " + std::to_string(std::get<2>(path)) +
-                       " of " + std::get<0>(path) + " is listed twice for report " +
-                       report);
+      throw InputError(listedTwice(at, path, report));
   };
   const auto setAside =
       top.optionalField<std::vector<nlohmann::json>>(doc, "set_aside", {});
   for (size_t i = 0; i < setAside.size(); ++i) {
     const JsonPath at = top.at("set_aside").index(i);
-    const nlohmann::json &e = setAside[i];
-    addSighting(at,
-                {at.field<std::string>(e, "identity"),
-                 at.field<std::string>(e, "checksum"), at.field<uint64_t>(e, "id")},
-                at.field<std::string>(e, "report"),
-                {at.field<uint64_t>(e, "count"),
-                 at.field<uint64_t>(e, "first_seen_ns")});
+    addSighting(at, readSetAsidePath(at, setAside[i]), setAside[i]);
   }
   const nlohmann::json &functions =
       top.field<const nlohmann::json &>(doc, "functions");
   if (!functions.is_array())
     throw InputError("functions: expected an array");
+  std::vector<uint64_t> fieldPathIds;
   for (size_t i = 0; i < functions.size(); ++i) {
     const nlohmann::json &j = functions[i];
     const JsonPath at = top.at("functions").index(i);
-    CorpusFunction f;
-    try {
-      f.metadata = parseFunctionMetadata(j);
-    } catch (const InputError &e) {
-      throw InputError(at.where() + ": " + e.what());
-    }
-    if (f.metadata.skipped.empty()) {
-      f.calls = at.field<uint64_t>(j, "calls");
-      f.resumes = at.optionalField<uint64_t>(j, "resumes", 0);
-      f.interrupted = at.field<uint64_t>(j, "interrupted");
-      f.invalidIds = at.field<uint64_t>(j, "invalid_ids");
-      f.dropped = at.field<uint64_t>(j, "dropped");
-      if (f.interrupted > f.calls + f.resumes)
-        throw InputError(at.name("interrupted") + ": more than calls and resumes");
-      const nlohmann::json &paths = at.field<const nlohmann::json &>(j, "paths");
-      if (!paths.is_array())
-        throw InputError(at.name("paths") + ": expected an array");
-      for (size_t k = 0; k < paths.size(); ++k) {
-        const JsonPath p = at.at("paths").index(k);
-        const uint64_t id = p.field<uint64_t>(paths[k], "id");
-        f.metadata.requirePath(id, p.name("id"));
-        const TestedPath tested{p.field<uint64_t>(paths[k], "count"),
-                                p.field<std::set<std::string>>(paths[k], "tests")};
-        if (tested.count == 0)
-          throw InputError(p.name("count") + ": a listed path ran at least once");
-        if (!f.paths.emplace(id, tested).second)
-          throw InputError(p.name("id") + ": path " + std::to_string(id) +
-                           " is listed twice");
-      }
-      const auto field =
-          at.optionalField<std::vector<nlohmann::json>>(j, "field_paths", {});
-      for (size_t k = 0; k < field.size(); ++k) {
-        const JsonPath p = at.at("field_paths").index(k);
-        const uint64_t id = p.field<uint64_t>(field[k], "id");
-        f.metadata.requirePath(id, p.name("id"));
-        const auto seen = p.field<std::vector<nlohmann::json>>(field[k], "seen");
-        if (seen.empty())
-          throw InputError(p.name("seen") + ": a field path was seen at least once");
-        for (size_t n = 0; n < seen.size(); ++n) {
-          const JsonPath q = p.at("seen").index(n);
-          addSighting(q, {f.metadata.identity, f.metadata.checksum, id},
-                      q.field<std::string>(seen[n], "report"),
-                      {q.field<uint64_t>(seen[n], "count"),
-                       q.field<uint64_t>(seen[n], "first_seen_ns")});
-        }
-      }
+    CorpusFunction f = readCorpusFunction(at, j, fieldPathIds);
+    for (size_t k = 0; k < fieldPathIds.size(); ++k) {
+      const JsonPath p = at.at("field_paths").index(k);
+      const auto seen = p.field<std::vector<nlohmann::json>>(j["field_paths"][k], "seen");
+      if (seen.empty())
+        throw InputError(p.name("seen") + ": a field path was seen at least once");
+      for (size_t n = 0; n < seen.size(); ++n)
+        addSighting(p.at("seen").index(n),
+                    {f.metadata.identity, f.metadata.checksum, fieldPathIds[k]},
+                    seen[n]);
     }
     const FunctionKey key = keyOf(f.metadata);
     if (!corpus.functions.emplace(key, std::move(f)).second)

@@ -4,6 +4,7 @@
 
 #include "pathcov/core/Fnv1a.h"
 #include "pathcov/format/FunctionMetadata.h"
+#include "pathcov/format/JsonFields.h"
 
 #include <nlohmann/json.hpp>
 
@@ -153,5 +154,33 @@ using TestedPathIndex = std::map<std::string, std::vector<TestedPaths>>;
 TestedPathIndex readTestedPaths(std::string_view json);
 // Throws InputError naming the place of the problem.
 Corpus readCorpus(const nlohmann::json &doc);
+
+// The pieces of a corpus document, each read and checked on its own: what
+// readCorpus is made of, and what a reader that streams the document
+// (pathcov merge) reads one at a time. Each throws InputError naming the
+// place of the problem; what takes more than one piece to check (a report
+// listed twice, a sighting of a report not in `reports`) is the caller's.
+//
+// The format and the document's top-level fields but functions, reports
+// and set_aside (into corpus).
+void readCorpusHeader(const nlohmann::json &doc, Corpus &corpus);
+// reports[i]: the report's id (checked against its fields) and record.
+std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
+                                                      const nlohmann::json &r);
+// functions[i].field_paths[k].seen[n] or set_aside[i]: the report that
+// saw the path, and its sighting.
+std::pair<std::string, FieldSighting> readCorpusSighting(const JsonPath &at,
+                                                         const nlohmann::json &s);
+// set_aside[i]: the path it saw.
+FieldKey readSetAsidePath(const JsonPath &at, const nlohmann::json &e);
+// functions[i], but for its field paths' sightings (`seen`, which must be
+// there): the function, and in fieldPathIds the id of each field path in
+// order (checked against the function's paths).
+CorpusFunction readCorpusFunction(const JsonPath &at, const nlohmann::json &j,
+                                  std::vector<uint64_t> &fieldPathIds);
+// The errors of a sighting at `at` that cannot be checked on its own.
+std::string listedTwice(const JsonPath &at, const FieldKey &path,
+                        const std::string &report);
+std::string notInReports(const JsonPath &at, const std::string &report);
 
 } // namespace pathcov
