@@ -44,10 +44,11 @@ std::string kindOf(mode_t mode) {
   return "not a regular file";
 }
 
-// Reads a file descriptor a buffer at a time, at most kMaxInputBytes in all.
+// Reads a file descriptor a buffer at a time, at most kMaxInputBytes in all
+// unless unlimited.
 class InputBytes {
 public:
-  explicit InputBytes(int fd) : fd_(fd) {}
+  explicit InputBytes(int fd, bool limited = true) : fd_(fd), limited_(limited) {}
 
   // False at the end of the input. Throws InputError on a read error or
   // past the limit (standard input has no size to check beforehand).
@@ -61,7 +62,7 @@ public:
     if (n < 0)
       throw InputError("cannot read: " + errnoText());
     total_ += static_cast<uint64_t>(n);
-    if (total_ > kMaxInputBytes)
+    if (limited_ && total_ > kMaxInputBytes)
       throw InputError(tooLarge());
     next_ = buffer_;
     end_ = buffer_ + n;
@@ -71,6 +72,7 @@ public:
 
 private:
   int fd_;
+  bool limited_;
   uint64_t total_ = 0;
   char buffer_[1 << 16];
 };
@@ -103,7 +105,7 @@ private:
 
 // Standard output, a device, a FIFO: there is no file to replace.
 int writeInPlace(const std::string &command, const std::string &path,
-                 const std::string &text) {
+                 const std::function<bool(int fd)> &write) {
   const bool toStdout = path == "-";
   const std::string name = toStdout ? "<stdout>" : path;
   const int fd =
@@ -111,7 +113,7 @@ int writeInPlace(const std::string &command, const std::string &path,
   if (fd < 0)
     return reportError(command, name, "cannot open for writing: " + errnoText(),
                        kExitOutputError);
-  bool written = writeAll(fd, text);
+  bool written = write(fd);
   if (!toStdout && close(fd) != 0) // some file systems report errors only here
     written = false;
   if (!written)
@@ -123,7 +125,7 @@ int writeInPlace(const std::string &command, const std::string &path,
 // replaced, if any: the new one keeps its permissions, else it gets the
 // usual 0666 less the umask.
 int replaceFile(const std::string &command, const std::string &path,
-                const std::string &text, const struct stat *old) {
+                const std::function<bool(int fd)> &write, const struct stat *old) {
   const size_t slash = path.rfind('/');
   const std::string directory =
       slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
@@ -133,7 +135,7 @@ int replaceFile(const std::string &command, const std::string &path,
     return reportError(command, path, "cannot open for writing: " + errnoText(),
                        kExitOutputError);
   const int error =
-      replaceFileAt(dir.get(), path.substr(slash + 1), text,
+      replaceFileAt(dir.get(), path.substr(slash + 1), write,
                     {old ? mode_t(old->st_mode & 07777) : mode_t(0666),
                      old != nullptr, true});
   if (error) {
@@ -242,6 +244,41 @@ nlohmann::json readJson(const std::string &path) {
   return parseJsonStream(InputIterator(bytes), InputIterator());
 }
 
+void forEachLine(const std::string &path,
+                 const std::function<void(std::string_view line)> &visit) {
+  const FileDescriptor file = path == "-" ? openInput(path) : openRegularFile(path);
+  InputBytes bytes(file.get(), false);
+  std::string line;
+  while (bytes.fill()) {
+    const char *newline = std::find(bytes.next_, bytes.end_, '\n');
+    line.append(bytes.next_, newline);
+    if (line.size() > kMaxInputBytes)
+      throw InputError("a line " + tooLarge());
+    bytes.next_ = newline;
+    if (newline == bytes.end_)
+      continue;
+    ++bytes.next_;
+    visit(line);
+    line.clear();
+  }
+  if (!line.empty())
+    visit(line);
+}
+
+void parseJsonStreamed(const std::string &path,
+                       nlohmann::json_sax<nlohmann::json> &handler) {
+  const FileDescriptor file = openRegularFile(path);
+  InputBytes bytes(file.get(), false);
+  nlohmann::json::sax_parse(InputIterator(bytes), InputIterator(), &handler);
+}
+
+bool throwJsonError(std::size_t end, const std::string &token,
+                    const nlohmann::detail::exception &e) {
+  if (dynamic_cast<const nlohmann::json::parse_error *>(&e))
+    throw InputError(jsonErrorText(e)); // names the line and column
+  throw InputError(placedJsonError(e, end, token.size(), std::string_view()));
+}
+
 nlohmann::json readJsonFile(const std::string &path) {
   try {
     return readJson(path);
@@ -251,12 +288,17 @@ nlohmann::json readJsonFile(const std::string &path) {
 }
 
 int writeOutput(const std::string &command, const std::string &path,
-                const std::string &text) {
+                const std::function<bool(int fd)> &write) {
   struct stat st;
   const bool exists = path != "-" && stat(path.c_str(), &st) == 0;
   if (path == "-" || (exists && !S_ISREG(st.st_mode)))
-    return writeInPlace(command, path, text);
-  return replaceFile(command, path, text, exists ? &st : nullptr);
+    return writeInPlace(command, path, write);
+  return replaceFile(command, path, write, exists ? &st : nullptr);
+}
+
+int writeOutput(const std::string &command, const std::string &path,
+                const std::string &text) {
+  return writeOutput(command, path, [&text](int fd) { return writeAll(fd, text); });
 }
 
 std::string displayName(const std::string &path) {

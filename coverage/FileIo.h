@@ -50,6 +50,23 @@ std::string readInput(const std::string &path);
 // the problem.
 nlohmann::json readJson(const std::string &path);
 
+// Each line of `path` ("-": standard input) without its newline, read as
+// visited, whatever the input's size (a line at most kMaxInputBytes).
+// Throws InputError, not naming the file.
+void forEachLine(const std::string &path,
+                 const std::function<void(std::string_view line)> &visit);
+
+// Parses the JSON document in `path` (a regular file) with `handler` as it
+// reads it, whatever its size: for readers that keep only what they need of
+// a document (pathcov merge's corpora). Throws InputError, not naming the
+// file; a handler's parse_error should be throwJsonError.
+void parseJsonStreamed(const std::string &path,
+                       nlohmann::json_sax<nlohmann::json> &handler);
+// What a streamed document's syntax error is: an InputError with its place,
+// as readJson words it.
+bool throwJsonError(std::size_t end, const std::string &token,
+                    const nlohmann::detail::exception &e);
+
 // readJson, with the file named in the error.
 nlohmann::json readJsonFile(const std::string &path);
 
@@ -66,5 +83,9 @@ int reportError(const std::string &command, const std::string &file,
 // file or the new one, never part of it. A device or FIFO is written to.
 int writeOutput(const std::string &command, const std::string &path,
                 const std::string &text);
+// The same with what `write` writes to the output's descriptor (false,
+// errno set, when it could not): for outputs too large to hold.
+int writeOutput(const std::string &command, const std::string &path,
+                const std::function<bool(int fd)> &write);
 
 } // namespace pathcov

@@ -101,69 +101,62 @@ Row readRow(const nlohmann::json &doc) {
   return row;
 }
 
-bool sameReport(const Report &a, const Report &b) {
+bool sameReport(const MergedReport &a, const MergedReport &b) {
   return a.module == b.module && a.reason == b.reason &&
          a.droppedPaths == b.droppedPaths;
 }
 
 } // namespace
 
-std::vector<Report> readSightingRows(const std::string &file) {
-  const std::string text = readInput(file);
-  std::vector<Report> reports;
-  std::map<std::string, size_t> byId; // index into reports
-  // Per report and path: the line that gave its sighting.
-  std::map<std::pair<std::string, FieldKey>, std::pair<size_t, FieldSighting>> seen;
+void foldSightingRows(const std::string &file, FieldStore &field) {
   size_t line = 0;
-  for (size_t start = 0; start < text.size();) {
-    size_t end = text.find('\n', start);
-    if (end == std::string::npos)
-      end = text.size();
-    const std::string_view content(text.data() + start, end - start);
-    ++line;
-    start = end + 1;
-    if (content.find_first_not_of(" \t\r") == std::string_view::npos)
-      continue;
-    const std::string where = displayName(file) + ":" + std::to_string(line);
-    Row row;
-    try {
-      nlohmann::json doc;
+  try {
+    forEachLine(file, [&](std::string_view content) {
+      ++line;
+      if (content.find_first_not_of(" \t\r") == std::string_view::npos)
+        return;
+      const std::string where = displayName(file) + ":" + std::to_string(line);
+      Row row;
       try {
-        doc = nlohmann::json::parse(content);
-      } catch (const nlohmann::json::exception &e) {
-        throw InputError(jsonErrorText(e));
+        nlohmann::json doc;
+        try {
+          doc = nlohmann::json::parse(content);
+        } catch (const nlohmann::json::exception &e) {
+          throw InputError(jsonErrorText(e));
+        }
+        if (!doc.is_object())
+          throw InputError("expected an object (a row)");
+        row = readRow(doc);
+      } catch (const InputError &e) {
+        throw InputError(where + ": " + e.what());
       }
-      if (!doc.is_object())
-        throw InputError("expected an object (a row)");
-      row = readRow(doc);
-    } catch (const InputError &e) {
-      throw InputError(where + ": " + e.what());
-    }
-    const auto [known, added] = byId.try_emplace(row.id, reports.size());
-    if (added) {
-      row.report.file = file;
-      reports.push_back(row.report);
-    } else if (!sameReport(reports[known->second], row.report)) {
-      throw InputError(where + ": report " + row.id +
-                       ": its module, reason or dropped_paths differ from an "
-                       "earlier row's");
-    }
-    if (!row.hasPath)
-      continue;
-    const ReportPath &p = row.path;
-    const FieldSighting s{p.count, p.firstSeenNs};
-    const auto [at, first] =
-        seen.try_emplace({row.id, FieldKey{p.identity, p.checksum, p.id}}, line, s);
-    if (first) {
-      reports[known->second].residualPaths.push_back(p);
-    } else if (at->second.second.count != s.count ||
-               at->second.second.firstSeenNs != s.firstSeenNs) {
-      throw InputError(where + ": report " + row.id + " sighted path " +
-                       std::to_string(p.id) + " of " + p.identity +
-                       " differently on line " + std::to_string(at->second.first));
-    }
+      const MergedReport report = provenanceOf(row.report);
+      const auto earlier = field.stageReport(row.id, report);
+      if (earlier && !sameReport(*earlier, report))
+        throw InputError(where + ": report " + row.id +
+                         ": its module, reason or dropped_paths differ from an "
+                         "earlier row's");
+      if (!row.hasPath)
+        return;
+      const ReportPath &p = row.path;
+      const FieldSighting s{p.count, p.firstSeenNs};
+      const auto seen = field.stageSighting(JsonPath(std::to_string(line)),
+                                            {p.identity, p.checksum, p.id}, row.id, s);
+      if (seen && (seen->first.count != s.count ||
+                   seen->first.firstSeenNs != s.firstSeenNs))
+        throw InputError(where + ": report " + row.id + " sighted path " +
+                         std::to_string(p.id) + " of " + p.identity +
+                         " differently on line " + seen->second);
+    });
+  } catch (const InputError &e) {
+    field.dropStaged();
+    // The rows' own errors name the file and line; reading's do not.
+    const std::string what = e.what();
+    throw what.rfind(displayName(file) + ":", 0) == 0
+        ? e
+        : InputError(displayName(file) + ": " + what);
   }
-  return reports;
+  field.commitStaged(FieldStore::Staged::Reports);
 }
 
 } // namespace pathcov

@@ -4,6 +4,7 @@
 // BigQuery), and what `pathcov merge` reads back into a corpus.
 #pragma once
 
+#include "FieldStore.h"
 #include "Report.h"
 
 #include "pathcov/format/Corpus.h"
@@ -24,11 +25,12 @@ std::map<FieldKey, FieldSighting> reportSightings(const Report &report);
 std::string sightingRows(const std::string &id, const MergedReport &report,
                          const std::map<FieldKey, FieldSighting> &sightings);
 
-// The reports the rows of `file` describe, in the order first seen, with
-// their sightings as residual paths. Rows repeated exactly (an upload
-// aggregated twice) count once. Throws InputError naming the file, the
-// line and the problem: a malformed row, a report id that is not its
-// fields', rows of one report that disagree.
-std::vector<Report> readSightingRows(const std::string &file);
+// Folds the reports the rows of `file` describe, with their sightings, into
+// `field` (a report already there changes nothing), reading the rows as it
+// goes. Rows repeated exactly (an upload aggregated twice) count once.
+// Throws InputError naming the file, the line and the problem: a malformed
+// row, a report id that is not its fields', rows of one report that
+// disagree.
+void foldSightingRows(const std::string &file, FieldStore &field);
 
 } // namespace pathcov

@@ -65,6 +65,12 @@ bool temporaryName(const std::string &name, std::string &temporary) {
 
 int replaceFileAt(int dir, const std::string &name, std::string_view bytes,
                   const NewFile &how) {
+  return replaceFileAt(
+      dir, name, [bytes](int fd) { return writeAll(fd, bytes); }, how);
+}
+
+int replaceFileAt(int dir, const std::string &name,
+                  const std::function<bool(int fd)> &write, const NewFile &how) {
   std::string temporary;
   int fd = -1;
   for (int attempt = 0; fd < 0 && attempt < 4; ++attempt) {
@@ -78,7 +84,7 @@ int replaceFileAt(int dir, const std::string &name, std::string_view bytes,
   if (fd < 0)
     return EEXIST;
   bool done = (!how.exactMode || fchmod(fd, how.mode) == 0) &&
-              writeAll(fd, bytes) && (!how.durable || fsync(fd) == 0);
+              write(fd) && (!how.durable || fsync(fd) == 0);
   int error = done ? 0 : errno;
   if (close(fd) != 0 && done) // some file systems report errors only here
     error = errno, done = false;

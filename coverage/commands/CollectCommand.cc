@@ -1,6 +1,7 @@
 #include "CollectCommand.h"
 
 #include "pathcov/format/Corpus.h"
+#include "CorpusWriter.h"
 #include "ExitCodes.h"
 #include "FileIo.h"
 #include "Modules.h"
@@ -124,7 +125,8 @@ int runCollect(const CollectOptions &options) {
     return kExitBadInput;
   }
   const int written =
-      writeOutput("collect", options.output, toJson(corpus).dump(1) + "\n");
+      writeOutput("collect", options.output,
+                  [&](int fd) { return writeCorpus(fd, corpus, nullptr); });
   return written == kExitSuccess && setAside ? kExitPartial : written;
 }
 

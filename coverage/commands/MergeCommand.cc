@@ -1,6 +1,9 @@
 #include "MergeCommand.h"
 
+#include "CorpusStream.h"
+#include "CorpusWriter.h"
 #include "ExitCodes.h"
+#include "FieldStore.h"
 #include "FileIo.h"
 #include "Report.h"
 #include "Sightings.h"
@@ -16,6 +19,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -42,8 +46,11 @@ bool hasTestedData(const Corpus &corpus) {
 // Tested counts add up once per profile: an input whose profiles are all in
 // already adds nothing, one whose profiles are all new adds its counts, and
 // one that shares some (not all) of its profiles cannot be merged without
-// counting those twice.
-void foldCorpus(Corpus &out, const Corpus &in, const nlohmann::json &doc,
+// counting those twice. A corpus from before format 1.1 has no profile ids
+// and counts as one profile, named by a hash of its document (`document`
+// gives it: read again, such corpora are small).
+void foldCorpus(Corpus &out, const Corpus &in,
+                const std::function<nlohmann::json()> &document,
                 const std::string &file) {
   for (const auto &[key, f] : in.functions) {
     const auto [it, added] = out.functions.try_emplace(key);
@@ -52,7 +59,7 @@ void foldCorpus(Corpus &out, const Corpus &in, const nlohmann::json &doc,
   }
   std::set<std::string> ids = in.profileIds;
   if (ids.empty() && hasTestedData(in)) // a corpus from before format 1.1
-    ids.insert("corpus:" + hex64(fnv1a64(doc.dump())));
+    ids.insert("corpus:" + hex64(fnv1a64(document().dump())));
   size_t shared = 0;
   for (const std::string &id : ids)
     shared += out.profileIds.count(id);
@@ -78,21 +85,71 @@ void foldCorpus(Corpus &out, const Corpus &in, const nlohmann::json &doc,
       }
     }
   }
-  for (const auto &[id, report] : in.reports)
-    out.reports.emplace(id, report);
-  for (const auto &[path, seen] : in.field) {
-    auto &o = out.field[path];
-    for (const auto &[report, s] : seen)
-      o.emplace(report, s); // the same report id: the same sighting
-  }
 }
 
-void foldReport(Corpus &out, const Report &r) {
+// A report's sightings go in with it, unless it was merged already (the
+// same id: the same report).
+void foldReport(FieldStore &field, const Report &r) {
   const std::string id = reportId(r.buildId, r.pid, r.startedNs, r.writtenNs);
-  if (!out.reports.emplace(id, provenanceOf(r)).second)
-    return; // merged already
+  if (!field.addReport(id, provenanceOf(r)))
+    return;
   for (const auto &[path, s] : reportSightings(r))
-    out.field[path][id] = s;
+    field.addSighting(path, id, s);
+}
+
+// A corpus: streamed from a file, its reports and sightings staged and
+// folded in as a set (the first of each kept); from standard input, which
+// cannot be read twice, read whole.
+void foldCorpusFile(Corpus &out, FieldStore &field, const std::string &file,
+                    std::set<std::pair<std::string, std::string>> &modules) {
+  const auto named = [&](const InputError &e) {
+    field.dropStaged();
+    return InputError(displayName(file) + ": " + e.what());
+  };
+  Corpus in;
+  try {
+    in = streamCorpus(file, field);
+    field.commitStaged(FieldStore::Staged::Corpus);
+  } catch (const InputError &e) {
+    throw named(e);
+  }
+  for (const CorpusModule &m : in.modules)
+    modules.insert({m.path, m.buildId});
+  foldCorpus(out, in, [&] { return readJsonFile(file); }, file);
+}
+
+void foldDocument(Corpus &out, FieldStore &field, const std::string &file,
+                  std::set<std::pair<std::string, std::string>> &modules) {
+  const nlohmann::json doc = readJsonFile(file);
+  std::variant<Report, Corpus> input = readReportOrCorpus(doc, file);
+  if (const Report *report = std::get_if<Report>(&input)) {
+    foldReport(field, *report);
+    return;
+  }
+  const Corpus &in = std::get<Corpus>(input);
+  for (const CorpusModule &m : in.modules)
+    modules.insert({m.path, m.buildId});
+  foldCorpus(out, in, [&] { return doc; }, file);
+  for (const auto &[id, report] : in.reports)
+    field.addReport(id, report);
+  for (const auto &[path, seen] : in.field)
+    for (const auto &[report, s] : seen)
+      field.addSighting(path, report, s);
+}
+
+// Whether `file` says it is a corpus at its top. What does not (a report,
+// or what is not JSON) is read whole, by the reader that words its
+// problem: a file too large is refused before it is read.
+bool isCorpusFile(const std::string &file) {
+  if (file == "-")
+    return false;
+  try {
+    const nlohmann::json format = documentFormat(file);
+    const auto it = format.find("format");
+    return it != format.end() && *it == kCorpusFormat;
+  } catch (const InputError &) {
+    return false;
+  }
 }
 
 // A progress bar on standard error, only on a terminal, at most ten
@@ -135,6 +192,7 @@ int runMerge(const MergeOptions &options) {
   }
   Corpus out;
   try {
+    FieldStore field;
     const std::vector<std::string> files = inputFiles(
         "merge", options.inputs,
         [](const std::string &name) {
@@ -147,30 +205,25 @@ int runMerge(const MergeOptions &options) {
     for (size_t i = 0; i < files.size(); ++i) {
       const std::string &file = files[i];
       if (std::filesystem::path(file).extension() == ".ndjson") {
-        for (const Report &r : readSightingRows(file))
-          foldReport(out, r);
-        progress.step(i + 1);
-        continue;
-      }
-      const nlohmann::json doc = readJsonFile(file);
-      std::variant<Report, Corpus> input = readReportOrCorpus(doc, file);
-      if (const Report *report = std::get_if<Report>(&input)) {
-        foldReport(out, *report);
+        foldSightingRows(file, field);
+      } else if (isCorpusFile(file)) {
+        foldCorpusFile(out, field, file, modules);
       } else {
-        const Corpus &in = std::get<Corpus>(input);
-        for (const CorpusModule &m : in.modules)
-          modules.insert({m.path, m.buildId});
-        foldCorpus(out, in, doc, file);
+        foldDocument(out, field, file, modules);
       }
       progress.step(i + 1);
     }
     for (const auto &[path, buildId] : modules)
       out.modules.push_back({path, buildId});
+    return writeOutput("merge", options.output,
+                       [&](int fd) { return writeCorpus(fd, out, &field); });
   } catch (const InputError &e) {
     std::cerr << "pathcov merge: " << e.what() << '\n';
     return kExitBadInput;
+  } catch (const std::runtime_error &e) { // the temporary database
+    std::cerr << "pathcov merge: " << e.what() << '\n';
+    return kExitOutputError;
   }
-  return writeOutput("merge", options.output, toJson(out).dump(1) + "\n");
 }
 
 } // namespace

@@ -118,8 +118,6 @@ uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered
 // can read.
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus);
 
-nlohmann::json toJson(const Corpus &corpus);
-
 // The corpus format: its name, and the major version written and read
 // ("format_version": "2.0").
 constexpr const char *kCorpusFormat = "pathcov-corpus";

@@ -4,6 +4,7 @@
 // O_NONBLOCK, O_EXCL, openat) and checked with fstat.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -70,5 +71,9 @@ struct NewFile {
 // put there. Returns 0, or an errno value (the temporary removed).
 int replaceFileAt(int dir, const std::string &name, std::string_view bytes,
                   const NewFile &how);
+// The same with the bytes that `write` writes to the file's descriptor
+// (false, errno set, when it could not).
+int replaceFileAt(int dir, const std::string &name,
+                  const std::function<bool(int fd)> &write, const NewFile &how);
 
 } // namespace pathcov

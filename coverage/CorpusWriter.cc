@@ -1,0 +1,258 @@
+#include "CorpusWriter.h"
+
+#include "pathcov/core/Checked.h"
+#include "pathcov/format/FileDescriptor.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace pathcov {
+
+namespace {
+
+using json = nlohmann::json;
+
+// JSON text as nlohmann's dump(1) lays it out (a member or element a line,
+// one space of indent a level), written through a buffer as it is made.
+class PrettyWriter {
+public:
+  explicit PrettyWriter(int fd) : fd_(fd) {}
+
+  void beginObject() { open('{'); }
+  void beginArray() { open('['); }
+  void end() {
+    const char kind = kinds_.back();
+    const bool empty = firsts_.back();
+    kinds_.pop_back();
+    firsts_.pop_back();
+    if (!empty) {
+      put("\n");
+      indent();
+    }
+    put(kind == '{' ? "}" : "]");
+  }
+  // An object's member: its value follows (value, or begin...).
+  void key(const std::string &name) {
+    next();
+    put(json(name).dump());
+    put(": ");
+  }
+  void element() { next(); }
+  void value(const json &v) {
+    const std::string text = v.dump(1);
+    size_t from = 0;
+    for (size_t nl; (nl = text.find('\n', from)) != std::string::npos; from = nl + 1) {
+      put(std::string_view(text).substr(from, nl + 1 - from));
+      indent();
+    }
+    put(std::string_view(text).substr(from));
+  }
+  void member(const std::string &name, const json &v) {
+    key(name);
+    value(v);
+  }
+
+  void put(std::string_view text) {
+    if (buffer_.size() + text.size() > kBuffer)
+      flush();
+    buffer_.append(text);
+  }
+  bool flush() {
+    ok_ = ok_ && writeAll(fd_, buffer_);
+    buffer_.clear();
+    return ok_;
+  }
+
+private:
+  static constexpr size_t kBuffer = size_t(1) << 20;
+
+  void open(char kind) {
+    put(kind == '{' ? "{" : "[");
+    kinds_.push_back(kind);
+    firsts_.push_back(true);
+  }
+  void next() {
+    put(firsts_.back() ? "\n" : ",\n");
+    firsts_.back() = false;
+    indent();
+  }
+  void indent() { put(std::string(kinds_.size(), ' ')); }
+
+  int fd_;
+  bool ok_ = true;
+  std::string buffer_;
+  std::string kinds_;
+  std::vector<bool> firsts_;
+};
+
+// A field path's sightings added up.
+struct FieldPathTotals {
+  uint64_t count = 0, reports = 0, first = UINT64_MAX, last = 0;
+  std::set<std::string> buildIds;
+};
+
+// functions[].field_paths of the function `f`: its paths the field ran,
+// each with its totals and every report's sighting (two walks over the
+// sightings, so that none is held).
+void writeFieldPaths(PrettyWriter &out, const Corpus &corpus,
+                     const CorpusFunction &f, const FieldStore &field) {
+  const FunctionKey key = keyOf(f.metadata);
+  std::map<uint64_t, FieldPathTotals> totals;
+  field.forEachSighting(&key, [&](const FieldKey &path, const std::string &,
+                                  const std::string &buildId,
+                                  const FieldSighting &s) {
+    if (!whySetAside(corpus, path).empty())
+      return;
+    FieldPathTotals &t = totals[std::get<2>(path)];
+    t.count = saturatingAdd(t.count, s.count);
+    ++t.reports;
+    t.first = std::min(t.first, s.firstSeenNs);
+    t.last = std::max(t.last, s.firstSeenNs);
+    if (!buildId.empty())
+      t.buildIds.insert(buildId);
+  });
+  if (totals.empty())
+    return;
+  out.key("field_paths");
+  out.beginArray();
+  bool open = false;
+  uint64_t current = 0;
+  field.forEachSighting(&key, [&](const FieldKey &path, const std::string &report,
+                                  const std::string &, const FieldSighting &s) {
+    const auto t = totals.find(std::get<2>(path));
+    if (t == totals.end())
+      return;
+    if (!open || current != t->first) {
+      if (open) {
+        out.end(); // seen
+        out.end(); // the field path
+      }
+      open = true;
+      current = t->first;
+      out.element();
+      out.beginObject();
+      out.member("build_ids", t->second.buildIds);
+      out.member("count", t->second.count);
+      out.member("first_seen_ns", t->second.first);
+      out.member("id", t->first);
+      out.member("last_seen_ns", t->second.last);
+      out.member("reports", t->second.reports);
+      out.key("seen");
+      out.beginArray();
+    }
+    out.element();
+    out.value({{"count", s.count}, {"first_seen_ns", s.firstSeenNs}, {"report", report}});
+  });
+  out.end();
+  out.end();
+  out.end(); // field_paths
+}
+
+void writeFunction(PrettyWriter &out, const Corpus &corpus, const CorpusFunction &f,
+                   const FieldStore *field) {
+  json j = toJson(f.metadata);
+  if (f.metadata.skipped.empty()) {
+    json paths = json::array();
+    for (const auto &[id, p] : f.paths)
+      paths.push_back({{"id", id}, {"count", p.count}, {"tests", p.tests}});
+    j["calls"] = f.calls;
+    j["resumes"] = f.resumes;
+    j["interrupted"] = f.interrupted;
+    j["invalid_ids"] = f.invalidIds;
+    j["dropped"] = f.dropped;
+    j["paths"] = std::move(paths);
+  }
+  // Members in the order of their keys, as nlohmann keeps them.
+  bool fieldWritten = !field || !f.metadata.skipped.empty();
+  out.beginObject();
+  for (const auto &[name, value] : j.items()) {
+    if (!fieldWritten && name > "field_paths") {
+      writeFieldPaths(out, corpus, f, *field);
+      fieldWritten = true;
+    }
+    out.member(name, value);
+  }
+  if (!fieldWritten)
+    writeFieldPaths(out, corpus, f, *field);
+  out.end();
+}
+
+// set_aside: the sightings no function of the corpus can take, with why.
+void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &field) {
+  bool any = false;
+  FieldKey last;
+  std::string why;
+  field.forEachSighting(nullptr, [&](const FieldKey &path, const std::string &report,
+                                     const std::string &, const FieldSighting &s) {
+    if (!any || path != last) {
+      why = whySetAside(corpus, path);
+      last = path;
+    }
+    if (why.empty())
+      return;
+    if (!any) {
+      out.key("set_aside");
+      out.beginArray();
+      any = true;
+    }
+    const auto &[identity, checksum, id] = path;
+    out.element();
+    out.value({{"identity", identity},
+               {"checksum", checksum},
+               {"id", id},
+               {"report", report},
+               {"count", s.count},
+               {"first_seen_ns", s.firstSeenNs},
+               {"why", why}});
+  });
+  if (any)
+    out.end();
+}
+
+} // namespace
+
+bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field) {
+  PrettyWriter out(fd);
+  out.beginObject();
+  out.member("format", kCorpusFormat);
+  out.member("format_version", std::to_string(kCorpusMajorVersion) + ".0");
+  out.key("functions");
+  out.beginArray();
+  for (const CorpusFunction *f : inSourceOrder(corpus)) {
+    out.element();
+    writeFunction(out, corpus, *f, field);
+  }
+  out.end();
+  json modules = json::array();
+  for (const CorpusModule &m : corpus.modules)
+    modules.push_back({{"path", m.path},
+                       {"build_id", m.buildId.empty() ? json() : json(m.buildId)}});
+  out.member("modules", modules);
+  if (!corpus.profileIds.empty())
+    out.member("profile_ids", corpus.profileIds);
+  out.member("profiles", corpus.profiles);
+  if (field && field->reports() > 0) {
+    out.key("reports");
+    out.beginArray();
+    field->forEachReport([&](const std::string &id, const MergedReport &r) {
+      out.element();
+      out.value({{"id", id},
+                 {"module", r.module},
+                 {"build_id", r.buildId.empty() ? json() : json(r.buildId)},
+                 {"pid", r.pid},
+                 {"started_ns", r.startedNs},
+                 {"written_ns", r.writtenNs},
+                 {"reason", r.reason},
+                 {"dropped_paths", r.droppedPaths}});
+    });
+    out.end();
+  }
+  if (field)
+    writeSetAside(out, corpus, *field);
+  out.end();
+  out.put("\n");
+  return out.flush();
+}
+
+} // namespace pathcov
