@@ -73,6 +73,7 @@ CREATE TABLE staged_sighting(identity TEXT, checksum TEXT, id INTEGER,
 CREATE TABLE staged_seen(function INTEGER, k INTEGER, report TEXT,
   count INTEGER, first INTEGER, place TEXT);
 CREATE INDEX staged_seen_by_path ON staged_seen(function, k);
+CREATE TABLE input(rank INTEGER, path TEXT, PRIMARY KEY(rank, path)) WITHOUT ROWID;
 )";
 
 constexpr const char *kReportColumns =
@@ -223,6 +224,23 @@ void FieldStore::dropStaged() {
   exec("DELETE FROM staged_report; DELETE FROM staged_sighting;"
        "DELETE FROM staged_seen;");
   stagedSightings_ = 0;
+}
+
+void FieldStore::addInput(uint64_t rank, const std::string &path) {
+  Query q(db_, prepare("INSERT OR IGNORE INTO input VALUES (?, ?)"));
+  q.number(1, rank).text(2, path).step();
+}
+
+uint64_t FieldStore::inputs() const {
+  Query q(db_, prepare("SELECT count(*) FROM input"));
+  q.step();
+  return q.countAt(0);
+}
+
+void FieldStore::forEachInput(const std::function<void(const std::string &)> &visit) const {
+  Query q(db_, prepare("SELECT path FROM input ORDER BY rank, path"));
+  while (q.step() == SQLITE_ROW)
+    visit(q.textAt(0));
 }
 
 uint64_t FieldStore::reports() const {

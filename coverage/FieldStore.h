@@ -56,6 +56,14 @@ public:
   void commitStaged(Staged what);
   void dropStaged(); // after an error: the next input starts clean
 
+  // The inputs of a merge, kept here rather than in memory (a directory
+  // of a fleet's reports holds millions): each with its rank (the order
+  // given; the files of a directory share theirs), visited by rank, then
+  // name.
+  void addInput(uint64_t rank, const std::string &path);
+  uint64_t inputs() const;
+  void forEachInput(const std::function<void(const std::string &path)> &visit) const;
+
   uint64_t reports() const;
   // In the corpus's order: reports by id; sightings by path (identity,
   // checksum, id), then report. `only` limits the sightings to one

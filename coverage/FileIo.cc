@@ -164,10 +164,10 @@ FileDescriptor openRegularFile(const std::string &path) {
   return file;
 }
 
-std::vector<std::string>
-regularFilesIn(const std::string &command, const std::string &directory,
-               const std::function<bool(const std::string &name)> &wanted) {
-  std::vector<std::string> files;
+void forEachRegularFileIn(
+    const std::string &command, const std::string &directory,
+    const std::function<bool(const std::string &name)> &wanted,
+    const std::function<void(const std::string &path)> &visit) {
   std::error_code error;
   for (const auto &entry :
        std::filesystem::directory_iterator(directory, error)) {
@@ -177,13 +177,21 @@ regularFilesIn(const std::string &command, const std::string &directory,
     struct stat st;
     const bool found = lstat(path.c_str(), &st) == 0; // gone since listed?
     if (found && S_ISREG(st.st_mode))
-      files.push_back(path);
+      visit(path);
     else
       std::cerr << "pathcov " << command << ": " << path << ": skipped: "
                 << (found ? kindOf(st.st_mode) : errnoText()) << '\n';
   }
   if (error)
     throw InputError(directory + ": cannot list: " + error.message());
+}
+
+std::vector<std::string>
+regularFilesIn(const std::string &command, const std::string &directory,
+               const std::function<bool(const std::string &name)> &wanted) {
+  std::vector<std::string> files;
+  forEachRegularFileIn(command, directory, wanted,
+                       [&](const std::string &path) { files.push_back(path); });
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -208,22 +216,41 @@ FileDescriptor openInput(const std::string &path) {
 }
 } // namespace
 
+void forEachInputFile(
+    const std::string &command, const std::vector<std::string> &inputs,
+    const std::function<bool(const std::string &name)> &wanted,
+    const std::string &noneFound,
+    const std::function<void(size_t rank, const std::string &path)> &visit) {
+  for (size_t rank = 0; rank < inputs.size(); ++rank) {
+    const std::string &input = inputs[rank];
+    std::error_code error;
+    if (!std::filesystem::is_directory(input, error)) {
+      visit(rank, input);
+      continue;
+    }
+    bool any = false;
+    forEachRegularFileIn(command, input, wanted, [&](const std::string &path) {
+      visit(rank, path);
+      any = true;
+    });
+    if (!any && !noneFound.empty())
+      throw InputError(input + ": " + noneFound);
+  }
+}
+
 std::vector<std::string>
 inputFiles(const std::string &command, const std::vector<std::string> &inputs,
            const std::function<bool(const std::string &name)> &wanted,
            const std::string &noneFound) {
+  std::vector<std::pair<size_t, std::string>> ranked;
+  forEachInputFile(command, inputs, wanted, noneFound,
+                   [&](size_t rank, const std::string &path) {
+                     ranked.emplace_back(rank, path);
+                   });
+  std::sort(ranked.begin(), ranked.end());
   std::vector<std::string> files;
-  for (const std::string &input : inputs) {
-    std::error_code error;
-    if (!std::filesystem::is_directory(input, error)) {
-      files.push_back(input);
-      continue;
-    }
-    const std::vector<std::string> inDirectory = regularFilesIn(command, input, wanted);
-    if (inDirectory.empty() && !noneFound.empty())
-      throw InputError(input + ": " + noneFound);
-    files.insert(files.end(), inDirectory.begin(), inDirectory.end());
-  }
+  for (auto &[rank, path] : ranked)
+    files.push_back(std::move(path));
   return files;
 }
 

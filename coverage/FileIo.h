@@ -32,6 +32,12 @@ FileDescriptor openRegularFile(const std::string &path);
 std::vector<std::string>
 regularFilesIn(const std::string &command, const std::string &directory,
                const std::function<bool(const std::string &name)> &wanted);
+// The same, each file visited as listed (in no particular order): for
+// directories too large to hold the list of (a fleet's reports).
+void forEachRegularFileIn(
+    const std::string &command, const std::string &directory,
+    const std::function<bool(const std::string &name)> &wanted,
+    const std::function<void(const std::string &path)> &visit);
 
 // A command's inputs: the files named, and in each directory named the
 // files regularFilesIn finds with `wanted`. A directory with none is an
@@ -40,6 +46,14 @@ std::vector<std::string>
 inputFiles(const std::string &command, const std::vector<std::string> &inputs,
            const std::function<bool(const std::string &name)> &wanted,
            const std::string &noneFound);
+// The same, visited as found: each with its rank among `inputs` (a
+// directory's files share their directory's), a directory's in no
+// particular order. For inputs too many to hold (a fleet's reports).
+void forEachInputFile(
+    const std::string &command, const std::vector<std::string> &inputs,
+    const std::function<bool(const std::string &name)> &wanted,
+    const std::string &noneFound,
+    const std::function<void(size_t rank, const std::string &path)> &visit);
 
 // The whole of `path` ("-": standard input), at most kMaxInputBytes.
 // Throws InputError.

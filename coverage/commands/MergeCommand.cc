@@ -152,6 +152,19 @@ bool isCorpusFile(const std::string &file) {
   }
 }
 
+// The files named, and in each directory named its *.json and *.ndjson
+// files, into `field`'s list of inputs.
+void queueInputs(FieldStore &field, const std::vector<std::string> &inputs) {
+  forEachInputFile(
+      "merge", inputs,
+      [](const std::string &name) {
+        const auto extension = std::filesystem::path(name).extension();
+        return extension == ".json" || extension == ".ndjson";
+      },
+      "no *.json corpus or report, nor *.ndjson rows, in the directory",
+      [&](size_t rank, const std::string &path) { field.addInput(rank, path); });
+}
+
 // A progress bar on standard error, only on a terminal, at most ten
 // updates a second.
 class Progress {
@@ -193,26 +206,19 @@ int runMerge(const MergeOptions &options) {
   Corpus out;
   try {
     FieldStore field;
-    const std::vector<std::string> files = inputFiles(
-        "merge", options.inputs,
-        [](const std::string &name) {
-          const auto extension = std::filesystem::path(name).extension();
-          return extension == ".json" || extension == ".ndjson";
-        },
-        "no *.json corpus or report, nor *.ndjson rows, in the directory");
-    Progress progress(!options.quiet, files.size());
+    queueInputs(field, options.inputs);
+    Progress progress(!options.quiet, field.inputs());
     std::set<std::pair<std::string, std::string>> modules;
-    for (size_t i = 0; i < files.size(); ++i) {
-      const std::string &file = files[i];
-      if (std::filesystem::path(file).extension() == ".ndjson") {
+    size_t done = 0;
+    field.forEachInput([&](const std::string &file) {
+      if (std::filesystem::path(file).extension() == ".ndjson")
         foldSightingRows(file, field);
-      } else if (isCorpusFile(file)) {
+      else if (isCorpusFile(file))
         foldCorpusFile(out, field, file, modules);
-      } else {
+      else
         foldDocument(out, field, file, modules);
-      }
-      progress.step(i + 1);
-    }
+      progress.step(++done);
+    });
     for (const auto &[path, buildId] : modules)
       out.modules.push_back({path, buildId});
     return writeOutput("merge", options.output,
