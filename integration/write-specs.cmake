@@ -29,8 +29,11 @@ else()
 endif()
 foreach(PATHCOV_MODE record residual)
   if(PATHCOV_MODE STREQUAL "residual")
-    # At compile time, an error that says how to give the corpus.
-    set(PATHCOV_CC1_CHECK "%{!fplugin-arg-pathcov-corpus=*:%epathcov-residual.specs: residual mode needs -fplugin-arg-pathcov-corpus=FILE, the corpus from pathcov collect}")
+    # At compile time, an error that says how to give the corpus; not in
+    # lto1, whose options are these too (lto-wrapper runs the driver again
+    # with the link's flags, which need not name the corpus: -fwpa or
+    # -fltrans, or -fresolution= for both in one).
+    set(PATHCOV_CC1_CHECK "%{!fplugin-arg-pathcov-corpus=*:%{!fwpa*:%{!fltrans*:%{!fresolution=*:%epathcov-residual.specs: residual mode needs -fplugin-arg-pathcov-corpus=FILE, the corpus from pathcov collect}}}}")
   else()
     set(PATHCOV_CC1_CHECK "")
   endif()

@@ -357,6 +357,12 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     error("pathcov: this plugin was built for GCC %s", gcc_version.basever);
     return 1;
   }
+  // lto1, -flto's link-time compiler (WPA, LTRANS, or both in one), reads
+  // functions the compilations instrumented already, and runs no pass
+  // before "ssa": nothing to do and no corpus to read, so none to ask for
+  // (a link's flags need not repeat the corpus).
+  if (strcmp(lang_hooks.name, "GNU GIMPLE") == 0)
+    return 0;
   std::vector<PluginArgument> args;
   for (int i = 0; i < info->argc; ++i)
     args.push_back({info->argv[i].key,

@@ -188,6 +188,27 @@ def check_packed_relocations(cc, specs, work, env):
               f"relative relocations {'on' if wanted else 'off'}")
 
 
+def check_lto_link(cc, specs, work, env):
+    """-flto: the link's flags need not repeat the corpus (lto-wrapper runs
+    the driver again, for lto1, with the link's flags and the spec file),
+    whichever way lto1 runs (WPA then LTRANS, or both in one)."""
+    residual = os.path.join(specs, "pathcov-residual.specs")
+    source = os.path.join(work, "relocations.c")
+    corpus = os.path.join(work, "corpus.json")
+    obj = os.path.join(work, "lto.o")
+    must([cc, "-O2", "-flto", f"-specs={residual}",
+          f"-fplugin-arg-pathcov-corpus={corpus}", "-c", source, "-o", obj],
+         "compile with -flto", env=env)
+    for extra in ([], ["-flto-partition=none"]):
+        program = os.path.join(work, "lto")
+        r = subprocess.run([cc, "-O2", "-flto", *extra, f"-specs={residual}",
+                            obj, "-o", program], capture_output=True, text=True,
+                           env=env)
+        check(r.returncode == 0,
+              f"-flto {' '.join(extra)}: linked with the spec file alone\n"
+              f"      {r.stderr.strip()}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--system", required=True, choices=sorted(RECORD_PROGRAM))
@@ -234,6 +255,7 @@ def main():
     if args.errors:
         check_errors(args.cc, specs, plugin, work, env)
         check_packed_relocations(args.cc, specs, work, env)
+        check_lto_link(args.cc, specs, work, env)
     return finish(FAILURES, f"ok: {args.system}, record and residual, with "
                   "the spec files")
 
