@@ -154,6 +154,42 @@ def main():
           aside.get(("nosuch", "fedcba9876543210", 0), {}).get("why", ""),
           "unknown function why")
 
+    # Members in any order: merge streams a corpus, and must not depend on
+    # the order pathcov writes (sorted keys: a field path's sightings before
+    # its function's identity, reports after the functions).
+    def reversed_members(value):
+        if isinstance(value, dict):
+            return {k: reversed_members(value[k]) for k in sorted(value, reverse=True)}
+        if isinstance(value, list):
+            return [reversed_members(v) for v in value]
+        return value
+    REV = saved("reversed.json", reversed_members(full))
+    check(merge(REV) == full, "a corpus with its members reversed reads otherwise")
+    check(merge(REV, R1, A) == full, "reversed corpus + R1 + A != all")
+
+    # Entries listed twice, found as the corpus streams: exit 3, the place.
+    def twice(name, edit, message):
+        doc = copy.deepcopy(full)
+        edit(doc)
+        err = merge(saved(name, doc), expect=3)
+        check(err.count("\n") == 1 and message in err, f"{name}: {err!r}")
+    twice("report-twice.json", lambda d: d["reports"].append(d["reports"][0]),
+          f"reports[3].id: report {full['reports'][0]['id']} is listed twice")
+    fig3_index = next(i for i, f in enumerate(full["functions"])
+                      if f["identity"] == FIG3)
+    seen = full["functions"][fig3_index]["field_paths"][0]["seen"]
+    twice("seen-twice.json",
+          lambda d: d["functions"][fig3_index]["field_paths"][0]["seen"]
+          .append(seen[0]),
+          f"functions[{fig3_index}].field_paths[0].seen[{len(seen)}]: path 1 of "
+          f"{FIG3} is listed twice for report {seen[0]['report']}")
+    twice("aside-twice.json", lambda d: d["set_aside"].append(d["set_aside"][0]),
+          f"set_aside[{len(full['set_aside'])}]: path")
+    twice("unseen.json",
+          lambda d: d["functions"][fig3_index]["field_paths"][0].update(seen=[]),
+          f"functions[{fig3_index}].field_paths[0].seen: a field path was seen "
+          "at least once")
+
     # A corpus that shares some, not all, of its profiles.
     err = merge(AB_, saved("job1r.json", merge(A, R1)), B, expect=0)
     mixed = copy.deepcopy(job1)
