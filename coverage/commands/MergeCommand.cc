@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -221,8 +222,15 @@ int runMerge(const MergeOptions &options) {
     });
     for (const auto &[path, buildId] : modules)
       out.modules.push_back({path, buildId});
-    return writeOutput("merge", options.output,
-                       [&](int fd) { return writeCorpus(fd, out, &field); });
+    return writeOutput("merge", options.output, [&](int fd) {
+      try {
+        return writeCorpus(fd, out, &field);
+      } catch (const std::runtime_error &e) { // the database, while walked
+        std::cerr << "pathcov merge: " << e.what() << '\n';
+        errno = EIO; // writeOutput then removes what it wrote, and says so
+        return false;
+      }
+    });
   } catch (const InputError &e) {
     std::cerr << "pathcov merge: " << e.what() << '\n';
     return kExitBadInput;
