@@ -156,11 +156,7 @@ void writeFunction(PrettyWriter &out, const Corpus &corpus, const CorpusFunction
     json paths = json::array();
     for (const auto &[id, p] : f.paths)
       paths.push_back({{"id", id}, {"count", p.count}, {"tests", p.tests}});
-    j["calls"] = f.calls;
-    j["resumes"] = f.resumes;
-    j["interrupted"] = f.interrupted;
-    j["invalid_ids"] = f.invalidIds;
-    j["dropped"] = f.dropped;
+    addFunctionCounts(j, f);
     j["paths"] = std::move(paths);
   }
   // Members in the order of their keys, as nlohmann keeps them.

@@ -101,6 +101,14 @@ uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered
   return callsAndResumes > finished ? callsAndResumes - finished : 0;
 }
 
+void addFunctionCounts(nlohmann::json &j, const CorpusFunction &f) {
+  j["calls"] = f.calls;
+  j["resumes"] = f.resumes;
+  j["interrupted"] = f.interrupted;
+  j["invalid_ids"] = f.invalidIds;
+  j["dropped"] = f.dropped;
+}
+
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
   std::vector<const CorpusFunction *> ordered;
   for (const auto &[key, f] : corpus.functions)

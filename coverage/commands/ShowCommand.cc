@@ -173,11 +173,7 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
   }
   j["num_paths"] = m.numPaths;
   j["tested_paths"] = f.paths.size();
-  j["calls"] = f.calls;
-  j["resumes"] = f.resumes;
-  j["interrupted"] = f.interrupted;
-  j["invalid_ids"] = f.invalidIds;
-  j["dropped"] = f.dropped;
+  addFunctionCounts(j, f);
   j["paths"] = std::move(paths);
   j["truncated"] = truncated;
   return j;

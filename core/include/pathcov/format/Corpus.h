@@ -114,6 +114,10 @@ uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered
                           uint64_t callsAndResumes,
                           const std::map<uint64_t, TestedPath> &paths);
 
+// A function's counts as the corpus and `pathcov show` write them (calls,
+// resumes, interrupted, invalid_ids, dropped), into the object j.
+void addFunctionCounts(nlohmann::json &j, const CorpusFunction &f);
+
 // The functions ordered by file, line and identity: a stable order people
 // can read.
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus);
