@@ -38,7 +38,16 @@ public:
   bool binary(binary_t &v) override { return add(json(std::move(v))); }
   bool start_object(std::size_t) override { return open(json::object()); }
   bool start_array(std::size_t) override { return open(json::array()); }
+  // A member named twice keeps the last, as in nlohmann's document, but
+  // for the arrays whose elements are handed out (they went their way
+  // already): refused.
   bool key(string_t &k) override {
+    const size_t depth = frames_.size(); // root 1, a function 3, a field path 5
+    const bool handedOut =
+        (depth == 1 && (k == "functions" || k == "reports" || k == "set_aside")) ||
+        (depth == 3 && k == "field_paths") || (depth == 5 && k == "seen");
+    if (handedOut && frames_.back().value.contains(k))
+      throw InputError("\"" + k + "\": a member named twice in one object");
     frames_.back().key = std::move(k);
     return true;
   }

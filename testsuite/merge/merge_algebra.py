@@ -190,6 +190,18 @@ def main():
           f"functions[{fig3_index}].field_paths[0].seen: a field path was seen "
           "at least once")
 
+    # A member named twice: nlohmann's document would keep the last, but a
+    # streamed corpus's arrays are read as they come: refused.
+    with open(FULL, encoding="utf-8") as f:
+        text = f.read()
+    doubled = os.path.join(work, "reports-named-twice.json")
+    with open(doubled, "w", encoding="utf-8") as f:
+        f.write(text.replace('"reports": [', '"reports": [], "reports": [', 1))
+    err = merge(doubled, expect=3)
+    check(err.count("\n") == 1 and
+          '"reports": a member named twice in one object' in err,
+          f"a member named twice: {err!r}")
+
     # A corpus that shares some, not all, of its profiles.
     err = merge(AB_, saved("job1r.json", merge(A, R1)), B, expect=0)
     mixed = copy.deepcopy(job1)
