@@ -60,6 +60,16 @@ struct ResidualStats {
     threadedStmts += threaded.stmts;
   }
 
+  // Whether the corpus had none of the unit's functions, which it had
+  // some of.
+  bool noneFound() const {
+    unsigned found = 0;
+    for (int p = 0; p < kResidualPolicies; ++p)
+      if (p != static_cast<int>(ResidualPolicy::Untested))
+        found += byPolicy[p];
+    return found == 0 && byPolicy[static_cast<int>(ResidualPolicy::Untested)] > 0;
+  }
+
   void addSeen(uint64_t words) {
     if (words == 0)
       return;
@@ -112,6 +122,26 @@ struct ResidualStats {
   }
 };
 ResidualStats gStats;
+
+// A release built from another directory than the tests, with no checkout
+// marker, names its files by absolute paths the corpus does not have: the
+// corpus then has none of the unit's functions, and every path would be
+// reported residual without a word at compile time.
+void warnIfNamedElsewhere() {
+  if (!gPaths || !gPaths->root().empty() || !gStats.noneFound())
+    return;
+  const std::string unit = (*gPaths)(absoluteNormal(main_input_filename, get_src_pwd()));
+  if (unit.empty() || unit[0] != '/')
+    return; // named relative to a root or by a prefix map
+  const std::string why =
+      "the corpus has none of this unit's functions, which it names by "
+      "absolute path (" + unit + ": no .git, .hg, .svn or .pathcov-root above "
+      "it): if the tests ran them, the test build was in another directory; "
+      "put a .pathcov-root file at the project's root or map the path with "
+      "-ffile-prefix-map, in both builds (docs/record-mode.md, \"Source "
+      "paths and identities\")";
+  warning_at(UNKNOWN_LOCATION, 0, "pathcov: %s", why.c_str());
+}
 
 const pass_data kPassData = {
     GIMPLE_PASS,
@@ -389,10 +419,13 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
         error("pathcov: corpus %s", corpusProblem.c_str());
       return 1;
     }
-    if (gOptions.stats)
-      register_callback(
-          info->base_name, PLUGIN_FINISH_UNIT,
-          [](void *, void *) { gStats.print(gOptions.statsFile); }, nullptr);
+    register_callback(info->base_name, PLUGIN_FINISH_UNIT,
+                      [](void *, void *) {
+                        if (gOptions.stats)
+                          gStats.print(gOptions.statsFile);
+                        warnIfNamedElsewhere();
+                      },
+                      nullptr);
   }
 
   static plugin_info pluginInfo = {PATHCOV_VERSION, kPluginHelp};

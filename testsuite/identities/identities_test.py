@@ -12,7 +12,9 @@ checkouts: the project copied into two checkouts, A and B. Record build and
   the test runner's. The HTML report and Cobertura find the sources, and
   so do decode and show with --source (--source-root first).
 prefix-maps: two copies outside any checkout get different identities for
-  their static function, the same with -ffile-prefix-map or source-root=.
+  their static function, the same with -ffile-prefix-map or source-root=;
+  a release of one against the other's corpus warns that the corpus has
+  none of its functions, and why.
 old-format: a corpus of format 1 is refused by the plugin and by a tool,
   naming the file and asking to re-collect.
 """
@@ -218,7 +220,41 @@ def prefix_maps(args):
             if got[0] != got[1] or got[0]["helper"] != "src/util.c:helper" or \
                     got[0]["classify"] != "src/util.c:classify":
                 fail(f"{what}: identities {got}")
+        named_elsewhere(args, scratch, c, d, source)
     print("ok: prefix-maps")
+
+
+def named_elsewhere(args, scratch, c, d, source):
+    """A release built in copy D against a corpus of copy C, neither in a
+    checkout: the corpus has none of D's functions, and the compilation
+    says why; in C it has them, and says nothing."""
+    obj = os.path.join(c, "unit.o")
+    must([args.cc, "-O2", "-c", f"-fplugin={args.plugin}", "-Isrc", source,
+          "-o", obj], f"compile {source}", cwd=c)
+    records = os.path.join(c, "records")
+    must(["objcopy", f"--dump-section=.debug_pathcov={records}", obj,
+          os.path.join(c, "copy.o")], "objcopy")
+    functions = []
+    with open(records, "rb") as f:
+        for record in (json.loads(r) for r in f.read().split(b"\0") if r.strip()):
+            record.update(calls=1, interrupted=0, invalid_ids=0, dropped=0,
+                          paths=[{"id": 0, "count": 1, "tests": ["t"]}])
+            functions.append(record)
+    corpus = os.path.join(scratch, "c-corpus.json")
+    with open(corpus, "w", encoding="utf-8") as f:
+        json.dump({"format": "pathcov-corpus", "format_version": "2.0",
+                   "modules": [], "profiles": 1, "functions": functions}, f)
+    warning = "the corpus has none of this unit's functions"
+    for copy, flags, wanted in ((d, [], True), (c, [], False)):
+        r = subprocess.run([args.cc, "-O2", "-c", f"-fplugin={args.plugin}",
+                            "-fplugin-arg-pathcov-mode=residual",
+                            f"-fplugin-arg-pathcov-corpus={corpus}", *flags,
+                            "-Isrc", source, "-o", os.path.join(copy, "rel.o")],
+                           cwd=copy, capture_output=True, text=True)
+        if r.returncode != 0 or (warning in r.stderr) != wanted or \
+                (wanted and os.path.join(copy, source) not in r.stderr):
+            fail(f"residual build in {copy} against {c}'s corpus: "
+                 f"{'no ' if wanted else ''}warning: {r.stderr}")
 
 
 def old_format(args):
