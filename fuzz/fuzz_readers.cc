@@ -7,6 +7,8 @@
 // InputError, exit 3; the plugin: also nlohmann's exceptions, a warning) is
 // no finding. Anything else escapes main and aborts: a crash to AFL.
 #include "CfgJson.h"
+#include "CorpusStream.h"
+#include "FieldStore.h"
 #include "FileIo.h"
 #include "Modules.h"
 #include "Profile.h"
@@ -19,6 +21,7 @@
 #include "TestedPathScan.h"
 
 #include <cstdint>
+#include <optional>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -97,6 +100,84 @@ void decodeCacheAsPlugin(const std::string &file) {
   }
 }
 
+// merge reads a corpus file as it streams (CorpusStream.h), every other
+// tool reads it whole (readCorpus): both must refuse it, or accept it with
+// the same functions, reports and sightings. The one refusal of the
+// streamed reader alone: an array it hands out, named twice (a document
+// read whole keeps the last).
+void readCorpusBothWays(const std::string &file) {
+  const auto disagree = [&file](const std::string &what) {
+    std::fprintf(stderr, "%s: the streamed corpus reader %s\n", file.c_str(),
+                 what.c_str());
+    std::abort();
+  };
+  FieldStore store;
+  std::optional<Corpus> streamed;
+  std::string refusal;
+  try {
+    Corpus read = streamCorpus(file, store);
+    store.commitStaged(FieldStore::Staged::Corpus);
+    streamed = std::move(read);
+  } catch (const InputError &e) {
+    refusal = e.what();
+  }
+  Corpus whole;
+  try {
+    whole = readCorpus(readJsonFile(file));
+  } catch (const InputError &) {
+    if (streamed)
+      disagree("accepted what readCorpus refuses");
+    throw;
+  }
+  if (!streamed) {
+    if (refusal.find("a member named twice") == std::string::npos)
+      disagree("refused what readCorpus accepts: " + refusal);
+    return;
+  }
+  if (streamed->profiles != whole.profiles ||
+      streamed->profileIds != whole.profileIds ||
+      streamed->functions.size() != whole.functions.size())
+    disagree("read another header or other functions");
+  for (const auto &[key, f] : whole.functions) {
+    const auto it = streamed->functions.find(key);
+    if (it == streamed->functions.end() || it->second.calls != f.calls ||
+        it->second.interrupted != f.interrupted ||
+        it->second.paths.size() != f.paths.size())
+      disagree("read function " + key.first + " otherwise");
+    for (const auto &[id, p] : f.paths) {
+      const auto q = it->second.paths.find(id);
+      if (q == it->second.paths.end() || q->second.count != p.count ||
+          q->second.tests != p.tests)
+        disagree("read the paths of " + key.first + " otherwise");
+    }
+  }
+  size_t reports = 0;
+  store.forEachReport([&](const std::string &id, const MergedReport &r) {
+    const auto it = whole.reports.find(id);
+    if (it == whole.reports.end() || it->second.module != r.module ||
+        it->second.pid != r.pid || it->second.droppedPaths != r.droppedPaths)
+      disagree("read report " + id + " otherwise");
+    ++reports;
+  });
+  size_t sightings = 0, wholeSightings = 0;
+  for (const auto &[path, seen] : whole.field)
+    wholeSightings += seen.size();
+  store.forEachSighting(nullptr, [&](const FieldKey &path, const std::string &report,
+                                     const std::string &, const FieldSighting &s) {
+    const auto it = whole.field.find(path);
+    const FieldSighting *w = nullptr;
+    if (it != whole.field.end()) {
+      const auto r = it->second.find(report);
+      w = r == it->second.end() ? nullptr : &r->second;
+    }
+    if (!w || w->count != s.count || w->firstSeenNs != s.firstSeenNs)
+      disagree("read a sighting of " + std::get<0>(path) + " otherwise");
+    ++sightings;
+  });
+  if (reports != whole.reports.size() || sightings != wholeSightings)
+    disagree("read another number of reports or sightings");
+}
+
 struct Reader {
   const char *name;
   void (*read)(const std::string &file);
@@ -107,7 +188,7 @@ const Reader kReaders[] = {
     {"cfg", [](const std::string &f) { readCfgJson(readJsonFile(f)); }},
     {"profile", [](const std::string &f) { readProfile(f); }},
     {"report", [](const std::string &f) { readReport(f); }},
-    {"corpus", [](const std::string &f) { readCorpus(readJsonFile(f)); }},
+    {"corpus", readCorpusBothWays},
     {"module", [](const std::string &f) { ModuleIndex().add(f); }},
     {"tested-paths", readTestedPathsAsPlugin},
     {"path-cache", decodeCacheAsPlugin},
