@@ -16,4 +16,9 @@ std::string oneDecimal(double value);
 // "37.5%": percentOf with one decimal.
 std::string percentText(uint64_t part, uint64_t whole);
 
+// Functions with more paths than this are left out of path-coverage ratios
+// by default (gate's --path-bound; show's TOTAL line says both): a few
+// functions with astronomically many paths would make every ratio 0%.
+inline constexpr uint64_t kDefaultPathBound = 1000;
+
 } // namespace pathcov

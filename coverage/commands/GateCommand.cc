@@ -35,7 +35,7 @@ struct GateOptions {
   std::string config;
   double failUnderPaths = 0;
   double failUnderFunctionPaths = 0;
-  uint64_t pathBound = 1000;
+  uint64_t pathBound = kDefaultPathBound;
   uint64_t maxUntestedFunctions = 0;
   bool noNewUntested = false;
   bool noNewResidual = false;

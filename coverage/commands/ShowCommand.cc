@@ -186,6 +186,8 @@ struct ShowTotals {
   uint64_t paths = 0;
   uint64_t tested = 0;
   uint64_t fieldObserved = 0;
+  // The same within gate's default path bound, and the functions above it.
+  uint64_t pathsInBound = 0, testedInBound = 0, aboveBound = 0;
 };
 
 void addToTotals(ShowTotals &totals, const CorpusFunction &f,
@@ -197,6 +199,12 @@ void addToTotals(ShowTotals &totals, const CorpusFunction &f,
   }
   totals.paths = saturatingAdd(totals.paths, f.metadata.numPaths);
   totals.tested += f.paths.size();
+  if (f.metadata.numPaths > kDefaultPathBound) {
+    ++totals.aboveBound;
+  } else {
+    totals.pathsInBound += f.metadata.numPaths;
+    totals.testedInBound += f.paths.size();
+  }
   totals.fieldObserved += untestedFieldPaths(f, fieldRunsOf(field, f));
 }
 
@@ -210,6 +218,13 @@ std::string totalText(const ShowTotals &t) {
   if (t.fieldObserved)
     text += ", " + std::to_string(t.fieldObserved) +
             " untested but field-observed";
+  if (t.aboveBound)
+    text += "; " + std::to_string(t.testedInBound) + " of " +
+            std::to_string(t.pathsInBound) + " (" +
+            percentText(t.testedInBound, t.pathsInBound) +
+            ") within the path bound of " + std::to_string(kDefaultPathBound) +
+            ", " + std::to_string(t.aboveBound) +
+            (t.aboveBound == 1 ? " function" : " functions") + " above it";
   return text + "\n";
 }
 
