@@ -196,7 +196,7 @@ Corpus streamCorpus(const std::string &path, FieldStore &store) {
       const JsonPath place = top.at("set_aside").index(at[0]);
       const auto [report, sighting] = readCorpusSighting(place, piece);
       const FieldKey path = readSetAsidePath(place, piece);
-      if (store.stageSighting(place, path, report, sighting))
+      if (store.stageSighting(place.where(), path, report, sighting))
         throw InputError(listedTwice(place, path, report));
       break;
     }
@@ -204,7 +204,7 @@ Corpus streamCorpus(const std::string &path, FieldStore &store) {
       const JsonPath place = top.at("functions").index(at[0]).at("field_paths")
                                  .index(at[1]).at("seen").index(at[2]);
       const auto [report, sighting] = readCorpusSighting(place, piece);
-      store.stageSeen(place, at[0], at[1], report, sighting);
+      store.stageSeen(place.where(), at[0], at[1], report, sighting);
       ++seenOf[at[1]];
       break;
     }

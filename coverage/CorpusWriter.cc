@@ -77,7 +77,11 @@ private:
     firsts_.back() = false;
     indent();
   }
-  void indent() { put(std::string(kinds_.size(), ' ')); }
+  void indent() {
+    if (buffer_.size() + kinds_.size() > kBuffer)
+      flush();
+    buffer_.append(kinds_.size(), ' ');
+  }
 
   int fd_;
   bool ok_ = true;

@@ -76,9 +76,6 @@ CREATE INDEX staged_seen_by_path ON staged_seen(function, k);
 CREATE TABLE input(rank INTEGER, path TEXT, PRIMARY KEY(rank, path)) WITHOUT ROWID;
 )";
 
-constexpr const char *kReportColumns =
-    "id, module, build_id, pid, started, written, reason, dropped";
-
 void bindReport(Query &q, const std::string &id, const MergedReport &r) {
   q.text(1, id).text(2, r.module).text(3, r.buildId).number(4, r.pid);
   q.number(5, r.startedNs).number(6, r.writtenNs).text(7, r.reason);
@@ -105,8 +102,7 @@ FieldStore::FieldStore() {
 }
 
 FieldStore::~FieldStore() {
-  sqlite3_stmt *stmt = nullptr;
-  while ((stmt = sqlite3_next_stmt(db_, nullptr)))
+  for (const auto &[sql, stmt] : statements_)
     sqlite3_finalize(stmt);
   sqlite3_close(db_);
 }
@@ -120,16 +116,12 @@ void FieldStore::exec(const char *sql) const {
   }
 }
 
-// Statements are prepared once, kept by SQLite (finalized in the
-// destructor) and found again by their text.
+// Statements are prepared once and kept (finalized in the destructor),
+// found again by their text's address: every caller passes a literal.
 sqlite3_stmt *FieldStore::prepare(const char *sql) const {
-  for (sqlite3_stmt *s = sqlite3_next_stmt(db_, nullptr); s;
-       s = sqlite3_next_stmt(db_, s))
-    if (sqlite3_sql(s) == sql || std::string(sqlite3_sql(s)) == sql)
-      return s;
-  sqlite3_stmt *stmt = nullptr;
-  if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt,
-                         nullptr) != SQLITE_OK)
+  sqlite3_stmt *&stmt = statements_[sql];
+  if (!stmt && sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &stmt,
+                                  nullptr) != SQLITE_OK)
     throw std::runtime_error(std::string("the merge's temporary database: ") +
                              sqlite3_errmsg(db_));
   return stmt;
@@ -165,11 +157,11 @@ std::optional<MergedReport> FieldStore::stageReport(const std::string &id,
 }
 
 std::optional<std::pair<FieldSighting, std::string>>
-FieldStore::stageSighting(const JsonPath &place, const FieldKey &path,
+FieldStore::stageSighting(const std::string &place, const FieldKey &path,
                           const std::string &report, const FieldSighting &s) {
   Query q(db_, prepare("INSERT INTO staged_sighting VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
   q.text(1, std::get<0>(path)).text(2, std::get<1>(path)).number(3, std::get<2>(path));
-  q.text(4, report).number(5, s.count).number(6, s.firstSeenNs).text(7, place.where());
+  q.text(4, report).number(5, s.count).number(6, s.firstSeenNs).text(7, place);
   q.number(8, stagedSightings_++);
   if (q.step() != SQLITE_CONSTRAINT)
     return std::nullopt;
@@ -181,11 +173,11 @@ FieldStore::stageSighting(const JsonPath &place, const FieldKey &path,
                         earlier.textAt(2));
 }
 
-void FieldStore::stageSeen(const JsonPath &place, uint64_t function, uint64_t k,
+void FieldStore::stageSeen(const std::string &place, uint64_t function, uint64_t k,
                            const std::string &report, const FieldSighting &s) {
   Query q(db_, prepare("INSERT INTO staged_seen VALUES (?, ?, ?, ?, ?, ?)"));
   q.number(1, function).number(2, k).text(3, report).number(4, s.count);
-  q.number(5, s.firstSeenNs).text(6, place.where());
+  q.number(5, s.firstSeenNs).text(6, place);
   q.step();
 }
 
@@ -194,9 +186,9 @@ void FieldStore::placeSeen(uint64_t function, uint64_t k, const FieldKey &path) 
                        "WHERE function = ? AND k = ? ORDER BY rowid"));
   q.number(1, function).number(2, k);
   while (q.step() == SQLITE_ROW) {
-    const JsonPath place(q.textAt(3));
+    const std::string place = q.textAt(3);
     if (stageSighting(place, path, q.textAt(0), {q.numberAt(1), q.numberAt(2)}))
-      throw InputError(listedTwice(place, path, q.textAt(0)));
+      throw InputError(listedTwice(JsonPath(place), path, q.textAt(0)));
   }
   Query drop(db_, prepare("DELETE FROM staged_seen WHERE function = ? AND k = ?"));
   drop.number(1, function).number(2, k);
@@ -216,15 +208,12 @@ void FieldStore::commitStaged(Staged what) {
     exec("INSERT OR IGNORE INTO sighting SELECT identity, checksum, id, report, "
          "count, first FROM staged_sighting WHERE report NOT IN (SELECT id FROM report);");
   }
-  exec("INSERT OR IGNORE INTO report SELECT * FROM staged_report;");
-  dropStaged();
-}
-
-void FieldStore::dropStaged() {
-  exec("DELETE FROM staged_report; DELETE FROM staged_sighting;"
+  exec("INSERT OR IGNORE INTO report SELECT * FROM staged_report;"
+       "DELETE FROM staged_report; DELETE FROM staged_sighting;"
        "DELETE FROM staged_seen;");
   stagedSightings_ = 0;
 }
+
 
 void FieldStore::addInput(uint64_t rank, const std::string &path) {
   Query q(db_, prepare("INSERT OR IGNORE INTO input VALUES (?, ?)"));

@@ -10,9 +10,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 
 struct sqlite3;
 struct sqlite3_stmt;
@@ -33,19 +33,21 @@ public:
                    const FieldSighting &sighting);
 
   // An input being read (a corpus, a file of rows): its reports and
-  // sightings are staged, and folded in by commitStaged. Staging returns
+  // sightings are staged, and folded in by commitStaged (a merge stops at
+  // its first bad input, so nothing staged needs undoing). Staging returns
   // what was staged under the same key before, if anything, and stages
-  // nothing then; `place` names the entry in the caller's errors.
+  // nothing then; `place` names the entry in the caller's errors (a JSON
+  // path, a line).
   std::optional<MergedReport> stageReport(const std::string &id,
                                           const MergedReport &report);
   std::optional<std::pair<FieldSighting, std::string>>
-  stageSighting(const JsonPath &place, const FieldKey &path,
+  stageSighting(const std::string &place, const FieldKey &path,
                 const std::string &report, const FieldSighting &sighting);
   // A sighting in functions[function].field_paths[k].seen before the
   // function's identity is known (a document's members come in any
   // order); placeSeen stages them with their path (InputError: one listed
   // twice).
-  void stageSeen(const JsonPath &place, uint64_t function, uint64_t k,
+  void stageSeen(const std::string &place, uint64_t function, uint64_t k,
                  const std::string &report, const FieldSighting &sighting);
   void placeSeen(uint64_t function, uint64_t k, const FieldKey &path);
   // A corpus: its sightings must be of its reports (else InputError, as
@@ -54,7 +56,6 @@ public:
   // changes nothing, its sightings included.
   enum class Staged { Corpus, Reports };
   void commitStaged(Staged what);
-  void dropStaged(); // after an error: the next input starts clean
 
   // The inputs of a merge, kept here rather than in memory (a directory
   // of a fleet's reports holds millions): each with its rank (the order
@@ -82,6 +83,7 @@ private:
   void exec(const char *sql) const;
 
   sqlite3 *db_ = nullptr;
+  mutable std::unordered_map<const char *, sqlite3_stmt *> statements_;
   uint64_t stagedSightings_ = 0; // their order, for the first error
 };
 

@@ -140,7 +140,7 @@ void foldSightingRows(const std::string &file, FieldStore &field) {
         return;
       const ReportPath &p = row.path;
       const FieldSighting s{p.count, p.firstSeenNs};
-      const auto seen = field.stageSighting(JsonPath(std::to_string(line)),
+      const auto seen = field.stageSighting(std::to_string(line),
                                             {p.identity, p.checksum, p.id}, row.id, s);
       if (seen && (seen->first.count != s.count ||
                    seen->first.firstSeenNs != s.firstSeenNs))
@@ -149,7 +149,6 @@ void foldSightingRows(const std::string &file, FieldStore &field) {
                          " differently on line " + seen->second);
     });
   } catch (const InputError &e) {
-    field.dropStaged();
     // The rows' own errors name the file and line; reading's do not.
     const std::string what = e.what();
     throw what.rfind(displayName(file) + ":", 0) == 0

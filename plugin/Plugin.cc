@@ -60,8 +60,7 @@ struct ResidualStats {
     threadedStmts += threaded.stmts;
   }
 
-  // Whether the corpus had none of the unit's functions, which it had
-  // some of.
+  // Whether the unit has functions and the corpus had none of them.
   bool noneFound() const {
     unsigned found = 0;
     for (int p = 0; p < kResidualPolicies; ++p)

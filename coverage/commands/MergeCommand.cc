@@ -49,10 +49,14 @@ bool hasTestedData(const Corpus &corpus) {
 // one that shares some (not all) of its profiles cannot be merged without
 // counting those twice. A corpus from before format 1.1 has no profile ids
 // and counts as one profile, named by a hash of its document (`document`
-// gives it: read again, such corpora are small).
+// gives it: read again, such corpora are small). Modules go into
+// `modules`, once each.
 void foldCorpus(Corpus &out, const Corpus &in,
                 const std::function<nlohmann::json()> &document,
-                const std::string &file) {
+                const std::string &file,
+                std::set<std::pair<std::string, std::string>> &modules) {
+  for (const CorpusModule &m : in.modules)
+    modules.insert({m.path, m.buildId});
   for (const auto &[key, f] : in.functions) {
     const auto [it, added] = out.functions.try_emplace(key);
     if (added)
@@ -98,27 +102,22 @@ void foldReport(FieldStore &field, const Report &r) {
     field.addSighting(path, id, s);
 }
 
-// A corpus: streamed from a file, its reports and sightings staged and
-// folded in as a set (the first of each kept); from standard input, which
-// cannot be read twice, read whole.
+// A corpus file, streamed: its reports and sightings are staged, and folded
+// in as sets (the first of each kept) once the whole file is good.
 void foldCorpusFile(Corpus &out, FieldStore &field, const std::string &file,
                     std::set<std::pair<std::string, std::string>> &modules) {
-  const auto named = [&](const InputError &e) {
-    field.dropStaged();
-    return InputError(displayName(file) + ": " + e.what());
-  };
   Corpus in;
   try {
     in = streamCorpus(file, field);
     field.commitStaged(FieldStore::Staged::Corpus);
   } catch (const InputError &e) {
-    throw named(e);
+    throw InputError(displayName(file) + ": " + e.what());
   }
-  for (const CorpusModule &m : in.modules)
-    modules.insert({m.path, m.buildId});
-  foldCorpus(out, in, [&] { return readJsonFile(file); }, file);
+  foldCorpus(out, in, [&] { return readJsonFile(file); }, file, modules);
 }
 
+// A report, or a corpus on standard input (which cannot be read twice, to
+// see its format first): read whole.
 void foldDocument(Corpus &out, FieldStore &field, const std::string &file,
                   std::set<std::pair<std::string, std::string>> &modules) {
   const nlohmann::json doc = readJsonFile(file);
@@ -128,9 +127,7 @@ void foldDocument(Corpus &out, FieldStore &field, const std::string &file,
     return;
   }
   const Corpus &in = std::get<Corpus>(input);
-  for (const CorpusModule &m : in.modules)
-    modules.insert({m.path, m.buildId});
-  foldCorpus(out, in, [&] { return doc; }, file);
+  foldCorpus(out, in, [&] { return doc; }, file, modules);
   for (const auto &[id, report] : in.reports)
     field.addReport(id, report);
   for (const auto &[path, seen] : in.field)

@@ -146,6 +146,13 @@ def main():
         check(f"pathcov merge: {bad}:{problem}" in r.stderr,
               f"{name}: {r.stderr.strip()!r} does not name {bad}:{problem}")
 
+    # Rows that cannot be read: the file and why, once.
+    missing = os.path.join(work, "missing.ndjson")
+    r = run("merge", "-q", "-o", os.path.join(work, "bad.json"), corpus, missing,
+            expect=3)
+    check(r.stderr == f"pathcov merge: {missing}: cannot open: No such file or "
+          "directory\n", f"missing rows: {r.stderr!r}")
+
     # What sightings refuses, as merge does: the file and the problem.
     empty = os.path.join(work, "empty")
     os.makedirs(empty)
