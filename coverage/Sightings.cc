@@ -95,7 +95,9 @@ Row readRow(const nlohmann::json &doc) {
               at.field<uint64_t>(doc, "id"),
               at.field<uint64_t>(doc, "count"),
               at.field<uint64_t>(doc, "first_seen_ns"),
-              0};
+              0,
+              0,
+              {}};
   if (row.path.count == 0)
     throw InputError("count: a listed path ran at least once");
   return row;

@@ -46,6 +46,23 @@ struct pathcov_module {
  * it once, at start-up. */
 void pathcov_module_identify(const void *addr, struct pathcov_module *m);
 
+/* Where an address of the process lies (pathcov_locate_address). */
+struct pathcov_located {
+  void *object;        /* where the object is mapped: tells objects apart */
+  uintptr_t address;   /* as in the object's file (its ELF addresses) */
+  const char *name;    /* the loader's name: "" for the main program */
+  char build_id[2 * PATHCOV_BUILD_ID_MAX + 1]; /* lowercase hex; "" if none */
+};
+
+/* Fills *out for the loaded object containing pc. Lock-free and
+ * async-signal-safe (_dl_find_object). Returns 0, or -1 when no loaded
+ * object contains pc (out is then unchanged). */
+int pathcov_locate_address(uintptr_t pc, struct pathcov_located *out);
+
+/* The main program's path (/proc/self/exe), "" if unknown;
+ * async-signal-safe. */
+void pathcov_program_path(char *path);
+
 /* One path and its count, as a profile lists it. */
 struct pathcov_path {
   uint64_t id;
@@ -251,16 +268,16 @@ static inline uint64_t *seen_word(const struct pathcov_function *fn,
   return &fn->seen[id];
 }
 
-/* A seen word's top bit: set while the word counts runs of a path the
- * runtime has not recorded (-n after n runs), clear once it has (2^63 - n),
- * and in a word no run has reached (0). */
-#define SEEN_WORD_OPEN (UINT64_C(1) << 63)
-
-/* The runs a seen word holds. */
-static inline uint64_t seen_word_runs(uint64_t word) {
-  if (word == 0)
-    return 0;
-  return ((word & SEEN_WORD_OPEN) ? 0 : SEEN_WORD_OPEN) - word;
+/* What a seen word holds: the runs of its path since the runtime last
+ * armed it, `arm - word`, arm being the value it was set to (0 before the
+ * first time). Instrumented code subtracts 1 a run and calls the runtime
+ * when the word goes negative: the first run, then every `arm + 1` runs.
+ * A plain (not atomic) subtraction that read the word before the runtime
+ * armed it writes back a stale negative value: the next run calls again,
+ * and the runtime counts up to a period too many (atomic=1 rules it out;
+ * plain counts are inexact under threads anyway). */
+static inline uint64_t seen_word_runs(uint64_t word, uint64_t arm) {
+  return arm - word;
 }
 
 /* The table of residual paths (residual_table.c records them, residual.c
@@ -268,6 +285,51 @@ static inline uint64_t seen_word_runs(uint64_t word) {
 #define RESIDUAL_CAPACITY 16384u /* distinct residual paths per module */
 #define INDEX_BITS 15
 #define INDEX_SLOTS (1u << INDEX_BITS)
+
+/* Calling contexts (docs/residual-mode.md, "Calling contexts"). */
+#define CONTEXT_DEPTH_MAX 16u     /* addresses a context holds at most */
+#define CONTEXT_DEPTH_DEFAULT 8u
+#define CONTEXTS_PER_PATH 4u      /* Space Saving's counters per path */
+#define CONTEXT_CAPACITY 4096u    /* contexts kept per module */
+#define CONTEXT_PERIOD_DEFAULT 1048576u
+
+/* A calling context: the start of the function whose path end ran (where
+ * that function's code was placed: the caller it was inlined into, if it
+ * was), then the return addresses of its callers, innermost first. */
+struct context {
+  uint32_t version; /* odd while being written: a report skips it */
+  uint32_t depth;   /* addresses in pc */
+  uint64_t count;   /* Space Saving: samples counted here, an overestimate */
+  uint64_t error;   /* ... by at most this much */
+  uintptr_t pc[CONTEXT_DEPTH_MAX];
+};
+
+struct context_pool {
+  uint32_t used; /* records handed out; may pass the capacity */
+  uint32_t depth;  /* addresses to capture: PATHCOV_CONTEXT_DEPTH */
+  uint64_t period; /* a residual path's runs per sample after its first:
+                      PATHCOV_CONTEXT_PERIOD */
+  struct context records[CONTEXT_CAPACITY];
+};
+
+extern struct context_pool context_pool;
+
+struct entry;
+
+/* Captures the calling context of the path end whose stub is on the stack
+ * and counts it among e's (context.c), e's `busy` held. Nothing when
+ * contexts are off or there is no stub to find (not x86-64).
+ * Async-signal-safe; preserves every vector register. */
+void pathcov_sample_context(struct entry *e);
+
+/* What the runtime sets a seen word to once it has recorded the path, so
+ * that the word goes negative, and calls it, once every context period:
+ * it samples a context then, and moves the runs the word holds into the
+ * path's entry. With contexts off too, so that a stale word (below) costs
+ * at most a period. */
+static inline uint64_t seen_word_arm(void) {
+  return __atomic_load_n(&context_pool.period, __ATOMIC_RELAXED) - 1;
+}
 
 enum { ENTRY_PENDING = 0, ENTRY_LIVE = 1, ENTRY_DEAD = 2 };
 
@@ -281,6 +343,13 @@ struct entry {
   uint64_t first_seen_ns;      /* CLOCK_REALTIME */
   uint32_t thread;             /* gettid() of the thread that first ran it */
   uint32_t state;              /* ENTRY_*: the report lists live ones */
+  /* Taken with a compare-and-swap, never waited for (a signal handler may
+   * interrupt its holder): a thread that finds it taken skips the sample
+   * and leaves the seen word for the next run. Guards the rest. */
+  uint32_t busy;
+  uint64_t arm;      /* what the seen word was last set to (seen_word_runs) */
+  uint64_t samples;  /* contexts sampled */
+  uint32_t contexts[CONTEXTS_PER_PATH]; /* record number + 1; 0: none */
 };
 
 struct residual_table {

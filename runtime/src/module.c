@@ -1,5 +1,6 @@
 /* Which module this copy of the runtime lives in: its path and GNU build-id,
  * read from the loader's program headers (no libelf, nothing but libc). */
+#include <dlfcn.h>
 #include <elf.h>
 #include <link.h>
 #include <stdlib.h>
@@ -49,16 +50,18 @@ static size_t align_up(size_t n, size_t align) {
   return (n + align - 1) & ~(align - 1);
 }
 
-/* Walks the PT_NOTE segments for the note "GNU" / NT_GNU_BUILD_ID. */
-static void read_build_id(const struct dl_phdr_info *info, char *hex) {
+/* Walks the PT_NOTE segments of an object's program headers for the note
+ * "GNU" / NT_GNU_BUILD_ID. */
+static void read_build_id(const ElfW(Phdr) *phdr, ElfW(Half) phnum,
+                          uintptr_t bias, char *hex) {
   static const char digits[] = "0123456789abcdef";
   hex[0] = '\0';
-  for (ElfW(Half) i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+  for (ElfW(Half) i = 0; i < phnum; ++i) {
+    const ElfW(Phdr) *ph = &phdr[i];
     if (ph->p_type != PT_NOTE)
       continue;
     const unsigned char *note =
-        (const unsigned char *)(info->dlpi_addr + ph->p_vaddr);
+        (const unsigned char *)(bias + ph->p_vaddr);
     size_t left = ph->p_memsz;
     size_t align = ph->p_align == 8 ? 8 : 4; /* gABI: 4, or 8 in 64-bit */
     while (left >= sizeof(ElfW(Nhdr))) {
@@ -91,7 +94,8 @@ static int find_module(struct dl_phdr_info *info, size_t size, void *data) {
   if (!contains(info, s->addr))
     return 0;
   read_path(info, s->m->path);
-  read_build_id(info, s->m->build_id);
+  read_build_id(info->dlpi_phdr, info->dlpi_phnum, info->dlpi_addr,
+                s->m->build_id);
   return 1; /* stop iterating */
 }
 
@@ -102,4 +106,27 @@ void pathcov_module_identify(const void *addr, struct pathcov_module *m) {
   dl_iterate_phdr(find_module, &s);
   const char *slash = strrchr(m->path, '/');
   m->base = slash ? slash + 1 : m->path;
+}
+
+int pathcov_locate_address(uintptr_t pc, struct pathcov_located *out) {
+  struct dl_find_object found;
+  if (_dl_find_object((void *)pc, &found) != 0 || !found.dlfo_link_map)
+    return -1;
+  const struct link_map *map = found.dlfo_link_map;
+  out->object = found.dlfo_map_start;
+  out->address = pc - map->l_addr;
+  out->name = map->l_name;
+  /* The ELF header, and with it the program headers, start the object's
+   * first segment. */
+  const ElfW(Ehdr) *eh = found.dlfo_map_start;
+  out->build_id[0] = '\0';
+  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0)
+    read_build_id((const ElfW(Phdr) *)((const char *)eh + eh->e_phoff),
+                  eh->e_phnum, map->l_addr, out->build_id);
+  return 0;
+}
+
+void pathcov_program_path(char *path) {
+  ssize_t n = readlink("/proc/self/exe", path, PATH_MAX - 1);
+  path[n > 0 ? n : 0] = '\0';
 }

@@ -32,9 +32,14 @@
         .p2align 4
 \name\():
         .cfi_startproc
+        /* The caller's stack pointer before its call sequence is 144 bytes
+         * up (return address, v, red zone): said so, an unwinder finds the
+         * caller's frame (context.c walks through here). */
+        .cfi_def_cfa_offset 144
+        .cfi_offset 16, -144
         pushq   %rbp
-        .cfi_def_cfa_offset 16
-        .cfi_offset %rbp, -16
+        .cfi_def_cfa_offset 152
+        .cfi_offset %rbp, -152
         movq    %rsp, %rbp
         .cfi_def_cfa_register %rbp
         pushq   %rax
@@ -64,14 +69,88 @@
         popq    %rcx
         popq    %rax
         popq    %rbp
-        .cfi_def_cfa %rsp, 8
+        .cfi_def_cfa %rsp, 144
         ret     $136
         .cfi_endproc
         .size   \name, .-\name
 .endm
 
+        .globl  __pathcov_stubs_start
+        .hidden __pathcov_stubs_start
+__pathcov_stubs_start:
         PATH_MISS_STUB __pathcov_site_residual_path, __pathcov_residual_path
         PATH_MISS_STUB __pathcov_site_residual_word, __pathcov_residual_word
         PATH_MISS_STUB __pathcov_site_record_miss, __pathcov_record_miss
+        .globl  __pathcov_stubs_end
+        .hidden __pathcov_stubs_end
+__pathcov_stubs_end:
+
+/* pathcov_preserving_vectors(fn, arg): fn(arg) with every vector, x87
+ * and mask register saved around it (XSAVE, or FXSAVE where the system has
+ * no XSAVE), for the code behind the stubs, which must leave them alone,
+ * to call code that does not (libgcc's unwinder, context.c). The save area
+ * is on the stack, 64-byte aligned, its size the processor's for the
+ * enabled state components (CPUID leaf 0xD). */
+        .globl  pathcov_preserving_vectors
+        .hidden pathcov_preserving_vectors
+        .type   pathcov_preserving_vectors, @function
+        .p2align 4
+pathcov_preserving_vectors:
+        .cfi_startproc
+        pushq   %rbp
+        .cfi_def_cfa_offset 16
+        .cfi_offset %rbp, -16
+        movq    %rsp, %rbp
+        .cfi_def_cfa_register %rbp
+        pushq   %rbx
+        pushq   %r12
+        pushq   %r13
+        .cfi_offset %rbx, -24
+        .cfi_offset %r12, -32
+        .cfi_offset %r13, -40
+        movq    %rdi, %r12
+        movq    %rsi, %r13
+        movl    $1, %eax
+        cpuid
+        btl     $27, %ecx       /* OSXSAVE */
+        jnc     2f
+        movl    $0xd, %eax
+        xorl    %ecx, %ecx
+        cpuid                   /* ebx: the XSAVE area's size */
+        subq    %rbx, %rsp
+        andq    $-64, %rsp
+        xorl    %eax, %eax      /* the XSAVE header must start zeroed */
+        movq    %rax, 512(%rsp)
+        movq    %rax, 520(%rsp)
+        movq    %rax, 528(%rsp)
+        movq    %rax, 536(%rsp)
+        movq    %rax, 544(%rsp)
+        movq    %rax, 552(%rsp)
+        movq    %rax, 560(%rsp)
+        movq    %rax, 568(%rsp)
+        movl    $0xe7, %eax     /* x87, SSE, AVX, AVX-512: not AMX's tiles */
+        xorl    %edx, %edx
+        xsave   (%rsp)
+        movq    %r13, %rdi
+        call    *%r12
+        movl    $0xe7, %eax
+        xorl    %edx, %edx
+        xrstor  (%rsp)
+        jmp     3f
+2:      subq    $512, %rsp
+        andq    $-16, %rsp
+        fxsave  (%rsp)
+        movq    %r13, %rdi
+        call    *%r12
+        fxrstor (%rsp)
+3:      leaq    -24(%rbp), %rsp
+        popq    %r13
+        popq    %r12
+        popq    %rbx
+        popq    %rbp
+        .cfi_def_cfa %rsp, 8
+        ret
+        .cfi_endproc
+        .size   pathcov_preserving_vectors, .-pathcov_preserving_vectors
 #endif
         .section .note.GNU-stack,"",@progbits

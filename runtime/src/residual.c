@@ -34,6 +34,8 @@
  * library for a path recorder always brings the reports (constructors,
  * handlers) along. */
 struct residual_table residual_table;
+struct context_pool context_pool = {.depth = CONTEXT_DEPTH_DEFAULT,
+                                    .period = CONTEXT_PERIOD_DEFAULT};
 
 /* The crash signals (docs/residual-mode.md). */
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -86,14 +88,17 @@ static uint64_t read_count(uint64_t *count, int take) {
 /* How often residual path e ran: the runs the runtime counted, plus the
  * ones counted inline in its seen slot once it had claimed it, or in its
  * seen word (all of them). 0 for a path that has not run since a report
- * before exec took its count (a taken word is left open: e is recorded). */
+ * before exec took its count (a taken word is left armed: e is recorded). */
 static uint64_t path_count(struct entry *e, int take) {
   uint64_t count = read_count(&e->count, take);
   uint64_t *word = seen_word(e->fn, e->id);
-  if (word)
+  if (word) {
+    const uint64_t arm = __atomic_load_n(&e->arm, __ATOMIC_RELAXED);
     count += seen_word_runs(
-        take ? __atomic_exchange_n(word, SEEN_WORD_OPEN, __ATOMIC_RELAXED)
-             : __atomic_load_n(word, __ATOMIC_RELAXED));
+        take ? __atomic_exchange_n(word, arm, __ATOMIC_RELAXED)
+             : __atomic_load_n(word, __ATOMIC_RELAXED),
+        arm);
+  }
   uint64_t *tag = seen_slot(e->fn, e->id);
   if (tag && __atomic_load_n(tag, __ATOMIC_RELAXED) == e->id + 1)
     count += read_count(seen_count(e->fn, tag), take);
@@ -131,6 +136,7 @@ static void reset_in_child(void) {
   }
   residual_table.used = 0;
   residual_table.dropped_paths = 0;
+  context_pool.used = 0;
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_residual(*p))
       continue;
@@ -160,6 +166,123 @@ static int has_residual_paths(void) {
   return 0;
 }
 
+/* The objects (executable, shared libraries) the contexts of a report
+ * name, in the order first named: each by an address in it, looked up
+ * again when the list is written. */
+#define CONTEXT_OBJECTS_MAX 64
+struct context_objects {
+  unsigned used;
+  void *object[CONTEXT_OBJECTS_MAX];
+  uintptr_t pc[CONTEXT_OBJECTS_MAX];
+};
+
+/* Context record r (1-based), copied whole, or 0 while it is being written
+ * (context.c's store_context). */
+static int copy_context(uint32_t r, struct context *copy) {
+  const struct context *c = &context_pool.records[r - 1];
+  uint32_t version = __atomic_load_n(&c->version, __ATOMIC_ACQUIRE);
+  if (version & 1)
+    return 0;
+  copy->depth = c->depth < CONTEXT_DEPTH_MAX ? c->depth : CONTEXT_DEPTH_MAX;
+  copy->count = c->count;
+  copy->error = c->error;
+  for (uint32_t k = 0; k < copy->depth; ++k)
+    copy->pc[k] = c->pc[k];
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+  return __atomic_load_n(&c->version, __ATOMIC_RELAXED) == version;
+}
+
+/* One frame: {"module": index in context_modules, "address": the address
+ * in that object's file}; a module past the list's capacity, or an
+ * address no loaded object holds (its library closed since), has module
+ * null and the address as the process saw it. */
+static void format_frame(struct pathcov_out *o, uintptr_t pc,
+                         struct context_objects *objects) {
+  struct pathcov_located at;
+  pathcov_out_str(o, "{\"module\": ");
+  if (pathcov_locate_address(pc, &at) != 0) {
+    pathcov_out_str(o, "null, \"address\": ");
+    pathcov_out_u64(o, pc);
+    pathcov_out_str(o, "}");
+    return;
+  }
+  unsigned m = 0;
+  while (m < objects->used && objects->object[m] != at.object)
+    ++m;
+  if (m == objects->used && m < CONTEXT_OBJECTS_MAX) {
+    objects->object[m] = at.object;
+    objects->pc[m] = pc;
+    ++objects->used;
+  }
+  if (m < objects->used)
+    pathcov_out_u64(o, m);
+  else
+    pathcov_out_str(o, "null");
+  pathcov_out_str(o, ", \"address\": ");
+  pathcov_out_u64(o, m < objects->used ? at.address : pc);
+  pathcov_out_str(o, "}");
+}
+
+/* e's calling contexts, if any was sampled: how many, and the ones Space
+ * Saving kept (internal.h, context.c), most counted first. */
+static void format_contexts(struct pathcov_out *o, const struct entry *e,
+                            struct context_objects *objects) {
+  struct context kept[CONTEXTS_PER_PATH];
+  unsigned n = 0;
+  for (unsigned k = 0; k < CONTEXTS_PER_PATH; ++k) {
+    uint32_t r = __atomic_load_n(&e->contexts[k], __ATOMIC_ACQUIRE);
+    if (r && copy_context(r, &kept[n]))
+      ++n;
+  }
+  for (unsigned i = 1; i < n; ++i) /* insertion sort: at most 4 */
+    for (unsigned j = i; j > 0 && kept[j].count > kept[j - 1].count; --j) {
+      struct context t = kept[j];
+      kept[j] = kept[j - 1];
+      kept[j - 1] = t;
+    }
+  const uint64_t samples = __atomic_load_n(&e->samples, __ATOMIC_RELAXED);
+  if (samples == 0) /* no stub on the stack (a call from C: tests) */
+    return;
+  pathcov_out_str(o, ",\n   \"contexts\": {\"samples\": ");
+  pathcov_out_u64(o, samples);
+  pathcov_out_str(o, ", \"kept\": [");
+  for (unsigned i = 0; i < n; ++i) {
+    pathcov_out_str(o, i ? ",\n    {\"count\": " : "\n    {\"count\": ");
+    pathcov_out_u64(o, kept[i].count);
+    pathcov_out_str(o, ", \"error\": ");
+    pathcov_out_u64(o, kept[i].error);
+    pathcov_out_str(o, ", \"frames\": [");
+    for (uint32_t k = 0; k < kept[i].depth; ++k) {
+      if (k)
+        pathcov_out_str(o, ", ");
+      format_frame(o, kept[i].pc[k], objects);
+    }
+    pathcov_out_str(o, "]}");
+  }
+  pathcov_out_str(o, "]}");
+}
+
+/* The objects the contexts named: path and build-id of each. */
+static void format_context_modules(struct pathcov_out *o,
+                                   const struct context_objects *objects) {
+  char program[PATH_MAX];
+  program[0] = '\0';
+  pathcov_out_str(o, ",\n \"context_modules\": [");
+  for (unsigned m = 0; m < objects->used; ++m) {
+    struct pathcov_located at;
+    if (pathcov_locate_address(objects->pc[m], &at) != 0)
+      at = (struct pathcov_located){.name = "", .build_id = ""};
+    if (!at.name[0] && !program[0])
+      pathcov_program_path(program);
+    pathcov_out_str(o, m ? ",\n  {\"path\": " : "\n  {\"path\": ");
+    pathcov_out_string(o, at.name[0] ? at.name : program);
+    pathcov_out_str(o, ", \"build_id\": ");
+    pathcov_out_string(o, at.build_id[0] ? at.build_id : NULL);
+    pathcov_out_str(o, "}");
+  }
+  pathcov_out_str(o, "]");
+}
+
 /* The report (docs/residual-mode.md, "Reports"), for every destination.
  * Paths are listed in the order they were first seen (entry order), those
  * with a count. `take`: the counts written are taken (before exec). */
@@ -167,7 +290,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
                           int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
-                     "\"format_version\": \"2.0\",\n \"module\": ");
+                     "\"format_version\": \"2.1\",\n \"module\": ");
   pathcov_out_string(o, m->path);
   pathcov_out_str(o, ", \"build_id\": ");
   pathcov_out_string(o, m->build_id[0] ? m->build_id : NULL);
@@ -183,6 +306,9 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, ", \"signal\": ");
     pathcov_out_u64(o, (uint64_t)signal);
   }
+  const int contexts_on = __atomic_load_n(&context_pool.depth, __ATOMIC_RELAXED) > 0;
+  struct context_objects objects;
+  objects.used = 0;
   pathcov_out_str(o, ",\n \"residual_paths\": [");
   const char *separator = "\n  {\"identity\": ";
   for (uint64_t i = 0, n = entries_used(); i < n; ++i) {
@@ -205,9 +331,19 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_u64(o, e->first_seen_ns);
     pathcov_out_str(o, ", \"thread\": ");
     pathcov_out_u64(o, e->thread);
+    if (contexts_on)
+      format_contexts(o, e, &objects);
     pathcov_out_str(o, "}");
   }
-  pathcov_out_str(o, "],\n \"dropped_paths\": ");
+  pathcov_out_str(o, "]");
+  if (contexts_on) {
+    pathcov_out_str(o, ",\n \"context_depth\": ");
+    pathcov_out_u64(o, context_pool.depth);
+    pathcov_out_str(o, ", \"context_period\": ");
+    pathcov_out_u64(o, context_pool.period);
+    format_context_modules(o, &objects);
+  }
+  pathcov_out_str(o, ",\n \"dropped_paths\": ");
   pathcov_out_u64(o, read_count(&residual_table.dropped_paths, take));
   /* How often the tested paths ran: their counts in the tables. */
   pathcov_out_str(o, ",\n \"tested_paths\": [");
@@ -405,7 +541,37 @@ static void write_at_exec(void) {
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
+/* A setting of the environment between 1 (0 with `zero`) and `max`, or
+ * `fallback` (with a warning when it is set to something else). */
+static uint64_t read_setting(const char *name, uint64_t max, int zero,
+                             uint64_t fallback) {
+  const char *text = secure_getenv(name);
+  if (!text || !*text)
+    return fallback;
+  char *end;
+  errno = 0;
+  unsigned long long value = strtoull(text, &end, 10);
+  if (errno || *end || text[0] == '-' || value > max || (!zero && value == 0)) {
+    pathcov_warn("%s=%s: expected a number from %d to %llu; using %llu",
+                 name, text, !zero, (unsigned long long)max,
+                 (unsigned long long)fallback);
+    return fallback;
+  }
+  return value;
+}
+
 static void init_reports(void) {
+  /* Residual paths run before now (other modules' constructors) were
+   * sampled with the defaults; a word armed then keeps its arm (entry). */
+  __atomic_store_n(&context_pool.depth,
+                   (uint32_t)read_setting("PATHCOV_CONTEXT_DEPTH",
+                                          CONTEXT_DEPTH_MAX, 1,
+                                          CONTEXT_DEPTH_DEFAULT),
+                   __ATOMIC_RELAXED);
+  __atomic_store_n(&context_pool.period,
+                   read_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62, 0,
+                                CONTEXT_PERIOD_DEFAULT),
+                   __ATOMIC_RELAXED);
   rep.module = pathcov_this_module();
   rep.started_ns = pathcov_realtime_ns();
   FOR_EACH_DESCRIPTOR(p) {

@@ -31,9 +31,16 @@
  * entry, and claims no slot).
  * Where a function has a seen word per path (PATHCOV_FN_SEEN_WORDS), the
  * word counts every run, the first ones included: instrumented code
- * comes here (__pathcov_residual_word) while the word is negative, and the
- * path opens it once recorded (claim), so a path end returns only when
- * its path is in the table; the entry counts nothing.
+ * comes here (__pathcov_residual_word) when the word goes negative, and
+ * the runtime arms it once the path is recorded (sighted), so a path end
+ * returns only when its path is in the table; arming moves the runs the
+ * word held into the entry, and sets the word to go negative again a
+ * context period later, when the path's calling context is sampled again
+ * (context.c).
+ *
+ * Calling contexts are sampled under an entry's `busy` flag, taken with a
+ * compare-and-swap and never waited for; the stack walk (context.c) is
+ * lock-free too.
  *
  * fn->runtime of a residual function caches the number (+ 1) of the entry
  * of its last residual path, checked first: a residual path repeated in a
@@ -102,11 +109,9 @@ static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
   return (uint32_t)(h >> (64 - INDEX_BITS));
 }
 
-/* Takes a free entry and fills it for (fn, id), with `runs` (the runs this
- * call counts: 1, or 0 where the path's seen word counts them); returns its
- * number + 1, or 0 when the table is full. */
-static uint32_t new_entry(struct pathcov_function *fn, uint64_t id,
-                          uint64_t runs) {
+/* Takes a free entry and fills it for (fn, id), with no run counted yet;
+ * returns its number + 1, or 0 when the table is full. */
+static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   if (__atomic_load_n(&residual_table.used, __ATOMIC_RELAXED) >= RESIDUAL_CAPACITY)
     return 0; /* full: spare the shared counter a write */
   uint64_t n = __atomic_fetch_add(&residual_table.used, 1, __ATOMIC_RELAXED);
@@ -116,9 +121,14 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id,
   __atomic_store_n(&e->state, ENTRY_PENDING, __ATOMIC_RELAXED);
   e->fn = fn;
   e->id = id;
-  __atomic_store_n(&e->count, runs, __ATOMIC_RELAXED);
+  __atomic_store_n(&e->count, 0, __ATOMIC_RELAXED);
   e->first_seen_ns = pathcov_realtime_ns();
   e->thread = thread_id();
+  e->busy = 0;
+  e->arm = 0;
+  e->samples = 0;
+  for (unsigned k = 0; k < CONTEXTS_PER_PATH; ++k)
+    e->contexts[k] = 0;
   return (uint32_t)n + 1;
 }
 
@@ -132,27 +142,59 @@ static void give_back(uint32_t number) {
                      __ATOMIC_RELEASE);
 }
 
-/* (fn, id) is in the table: takes its seen slot if the slot is free, so
- * that instrumented code counts its next runs inline (abi.h). A slot
- * another path holds stays its: this path keeps coming here, counted in
- * its entry. A seen word is opened (its top bit cleared) if still
- * negative: a path end that made it negative meanwhile, or a plain
- * subtraction that undid an opening, keeps coming here until it is. Only
- * paths with an entry claim a slot or open a word: a path the full table
- * drops keeps coming here, to be counted in dropped_paths. */
-static void claim(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *word = seen_word(fn, id);
+static int take_busy(struct entry *e) {
+  uint32_t free = 0;
+  return __atomic_compare_exchange_n(&e->busy, &free, 1, 0, __ATOMIC_ACQUIRE,
+                                     __ATOMIC_RELAXED);
+}
+
+static void give_busy(struct entry *e) {
+  __atomic_store_n(&e->busy, 0, __ATOMIC_RELEASE);
+}
+
+/* Residual path (fn, id), in the table as e, ran: `runs` more runs for
+ * its entry to count (1, or 0 where its seen word counts them).
+ * - A seen word gone negative is armed (seen_word_arm), the runs it held
+ *   moved into the entry, and the run's context sampled: the first run's,
+ *   then one every context period. Under e's `busy`: a thread that finds
+ *   it taken returns at once (its run is in the word, which the holder
+ *   arms), and a plain subtraction that undid an arming brings the path
+ *   back here.
+ * - Otherwise the path takes its seen slot if the slot is free, so that
+ *   instrumented code counts its next runs inline (abi.h); a slot another
+ *   path holds stays its, and this path keeps coming here: its first run
+ *   and one every context period sample a context.
+ * Only paths with an entry arm a word or claim a slot: a path the full
+ * table drops keeps coming here, to be counted in dropped_paths. */
+static void sighted(struct entry *e, uint64_t runs) {
+  uint64_t *word = seen_word(e->fn, e->id);
   if (word) {
+    if (!take_busy(e))
+      return;
     uint64_t held = __atomic_load_n(word, __ATOMIC_RELAXED);
-    while ((held & SEEN_WORD_OPEN) &&
-           !__atomic_compare_exchange_n(word, &held, held ^ SEEN_WORD_OPEN, 0,
-                                        __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+    if ((int64_t)held < 0) {
+      const uint64_t arm = seen_word_arm();
+      /* Only runs change the word meanwhile, downwards: this succeeds. */
+      while (!__atomic_compare_exchange_n(word, &held, arm, 0, __ATOMIC_RELEASE,
+                                          __ATOMIC_RELAXED)) {
+      }
+      __atomic_fetch_add(&e->count, seen_word_runs(held, e->arm),
+                         __ATOMIC_RELAXED);
+      __atomic_store_n(&e->arm, arm, __ATOMIC_RELAXED);
+      pathcov_sample_context(e);
     }
+    give_busy(e);
     return;
   }
-  uint64_t *tag = seen_slot(fn, id);
+  const uint64_t before = __atomic_fetch_add(&e->count, runs, __ATOMIC_RELAXED);
+  uint64_t *tag = seen_slot(e->fn, e->id);
   if (tag)
-    claim_seen_slot(tag, id);
+    claim_seen_slot(tag, e->id);
+  if (runs && before % __atomic_load_n(&context_pool.period, __ATOMIC_RELAXED) == 0 &&
+      take_busy(e)) {
+    pathcov_sample_context(e);
+    give_busy(e);
+  }
 }
 
 static void remember(struct pathcov_function *fn, uint32_t number) {
@@ -170,7 +212,7 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn,
   for (uint32_t i = home_slot(fn, id);; i = (i + 1) & (INDEX_SLOTS - 1)) {
     uint32_t v = __atomic_load_n(&residual_table.index[i], __ATOMIC_ACQUIRE);
     if (v == 0) { /* (fn, id) is not in the table */
-      if (!mine && !(mine = new_entry(fn, id, runs))) {
+      if (!mine && !(mine = new_entry(fn, id))) {
         __atomic_fetch_add(&residual_table.dropped_paths, 1, __ATOMIC_RELAXED);
         /* Counted there: a seen word keeps no count of a path without an
          * entry (so a forked child does not inherit its runs). */
@@ -184,21 +226,18 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn,
         __atomic_store_n(&residual_table.entries[mine - 1].state, ENTRY_LIVE,
                          __ATOMIC_RELEASE);
         remember(fn, mine);
-        claim(fn, id);
+        sighted(&residual_table.entries[mine - 1], runs);
         return;
       }
       /* Another thread published entry v in this slot first: compare it
        * like any other. */
     }
-    const struct entry *e = &residual_table.entries[v - 1];
+    struct entry *e = &residual_table.entries[v - 1];
     if (e->fn == fn && e->id == id) {
-      if (runs)
-        __atomic_fetch_add(&residual_table.entries[v - 1].count, runs,
-                           __ATOMIC_RELAXED);
       if (mine)
         give_back(mine);
       remember(fn, v);
-      claim(fn, id);
+      sighted(e, runs);
       return;
     }
   }
@@ -216,9 +255,7 @@ residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs) {
   if (last - 1 < RESIDUAL_CAPACITY) {
     struct entry *e = &residual_table.entries[last - 1];
     if (e->fn == fn && e->id == id) {
-      if (runs)
-        __atomic_fetch_add(&e->count, runs, __ATOMIC_RELAXED);
-      claim(fn, id);
+      sighted(e, runs);
       return;
     }
   }

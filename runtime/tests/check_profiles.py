@@ -92,7 +92,9 @@ def elf_build_id(path):
 def check_header(doc, kind, module, pid, reason, what):
     """The fields that every profile and report starts with."""
     expect(doc["format"], f"pathcov-{kind}", f"{what}: format")
-    expect(doc["format_version"], "2.0", f"{what}: format_version")
+    # Reports gained calling contexts in 2.1.
+    expect(doc["format_version"], {"profile": "2.0", "report": "2.1"}[kind],
+           f"{what}: format_version")
     expect(doc["module"], os.path.realpath(module), f"{what}: module")
     expect(doc["build_id"], build_id(module), f"{what}: build_id")
     expect(doc["pid"], pid, f"{what}: pid")

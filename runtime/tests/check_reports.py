@@ -23,7 +23,9 @@ from check_profiles import (Failure, Skip, check_header, check_profile, expect,
 
 REPORT_KEYS = {"format", "format_version", "module", "build_id", "pid",
                "started_ns", "written_ns", "reason", "residual_paths",
-               "dropped_paths", "tested_paths"}
+               "dropped_paths", "tested_paths",
+               # calling contexts: on by default (PATHCOV_CONTEXT_DEPTH)
+               "context_depth", "context_period", "context_modules"}
 PATH_KEYS = {"identity", "checksum", "id", "count", "first_seen_ns", "thread"}
 CAPACITY = 16384  # residual.c
 
@@ -341,18 +343,20 @@ def scenario_fork(a, tmp):
 
 def scenario_seen(a, tmp):
     # The slots ({tag, count}: tag id + 1) show which runs the runtime saw;
-    # the words count every run, and are open once recorded.
-    pid, out = run([a.residual, "seen"], tmp)
+    # the words count every run since the runtime last armed them (once a
+    # context period: 4 here).
+    pid, out = run([a.residual, "seen"], tmp,
+                   env={"PATHCOV_CONTEXT_PERIOD": "4"})
     m = re.fullmatch(r"seen 0 0 2 9 3 2 0 0\n"
                      r"seen_array 5 1 8 5\n"
-                     r"words 0 0 5 0 0 0 0 3\n"
+                     r"words 0 0 0 0 0 0 0 0\n"
                      r"child seen 0 0 0 0 0 0 0 0\n"
                      r"child seen_array 0 0 0 0\n"
                      r"child words 0 0 0 0 0 0 0 0\n"
                      r"child seen 0 0 6 2 0 0 0 0\n"
-                     r"child words 0 0 3 0 0 0 0 0\n"
+                     r"child words 0 0 2 0 0 0 0 0\n"
                      r"seen 0 0 2 10 3 2 0 0\n"
-                     r"words 0 0 6 0 0 0 0 3\n"
+                     r"words 0 0 1 0 0 0 0 0\n"
                      r"child (\d+)\n", out)
     if not m:
         raise Failure(f"unexpected output {out!r}")
@@ -365,7 +369,7 @@ def scenario_seen(a, tmp):
                  "exit", [("seen_fn", 1, 11), ("seen_fn", 5, 4),
                           ("seen_fn", 2, 3), ("seen_array", 7, 6),
                           ("seen_array", 4, 2), ("words_fn", 2, 6),
-                          ("words_fn", 7, 3)])
+                          ("words_fn", 7, 7)])
     # Neither the parent's entries nor its slots' and words' counts.
     check_report(load(tmp, report_name(a.residual, child, 0)), a.residual,
                  child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2),

@@ -116,16 +116,20 @@ static void print_slots(const char *name, const struct pathcov_function *fn) {
   printf("\n");
 }
 
-/* A function's seen words, each as the runs it holds and whether the
- * runtime opened it: "n" (open) or "n?" (abi.h). */
+/* A function's seen words, each as the runs it holds since the runtime
+ * armed it (to PATHCOV_CONTEXT_PERIOD - 1, by default 2^20 - 1), or
+ * "n?" where it went
+ * negative: n runs the runtime is still to see (abi.h). */
 static void print_words(const char *name, const struct pathcov_function *fn) {
+  const char *period = getenv("PATHCOV_CONTEXT_PERIOD");
+  const uint64_t arm = (period ? strtoull(period, NULL, 10) : 1048576) - 1;
   printf("%s", name);
   for (uint64_t k = 0; k < fn->seen_slots; ++k) {
     uint64_t w = fn->seen[k];
-    int open = !(w >> 63);
-    printf(" %llu%s",
-           (unsigned long long)(w == 0 ? 0 : (open ? UINT64_C(1) << 63 : 0) - w),
-           w != 0 && !open ? "?" : "");
+    if (w >> 63)
+      printf(" %llu?", (unsigned long long)-w);
+    else
+      printf(" %llu", (unsigned long long)(w == 0 ? 0 : arm - w));
   }
   printf("\n");
 }
@@ -133,9 +137,10 @@ static void print_words(const char *name, const struct pathcov_function *fn) {
 /* First sighting only: the first run of a residual path calls the runtime,
  * which claims the path's seen slot; the next ones count in the slot
  * (printed: the runtime did not see them), a path whose slot another holds
- * keeps calling the runtime. A seen word counts every run, opened by the
- * runtime at the first. A forked child starts with free slots and zero
- * words. */
+ * keeps calling the runtime. A seen word counts every run; the runtime
+ * arms it at the first, and again once a period (4 here), taking the runs
+ * it held into the path's entry. A forked child starts with free slots
+ * and zero words. */
 static int seen(void) {
   repeat(&fn_seen, 0, 1, 10);      /* 1 call, slot 1 = {2, 9} */
   repeat(&fn_seen, 0, 5, 4);       /* slot 1 is 1's: 4 calls */
@@ -148,13 +153,14 @@ static int seen(void) {
   __pathcov_residual_word(&fn_words, 8);
   __pathcov_residual_word(&fn_words, UINT64_MAX);
   __pathcov_residual_word(&fn_seen, 3);
-  repeat(&fn_words, 0, 2, 5);      /* 1 call, word 2 open with 5 */
-  repeat(&fn_words, 0, 7, 1);      /* 1 call, word 7 open with 1 */
-  /* A plain subtraction that read the word before the runtime opened it
-   * undoes the opening (2 runs, shut): the next run calls again, and the
-   * runtime opens the word again, counting nothing itself. */
+  repeat(&fn_words, 0, 2, 5); /* 2 calls (runs 1 and 5): entry 5, word 0 */
+  repeat(&fn_words, 0, 7, 1); /* 1 call: entry 1, word 0 */
+  /* Another thread's plain subtraction that read the word (-1) before the
+   * runtime armed it writes back -2: the next run calls again, and the
+   * runtime counts a period too many (arm 3 - -3 = 6 runs, 2 of them
+   * real). */
   words_untested[7] = UINT64_MAX - 1;
-  repeat(&fn_words, 0, 7, 1);      /* 1 call, word 7 open with 3 */
+  repeat(&fn_words, 0, 7, 1); /* 1 call: entry 7, word 0 */
   print_slots("seen", &fn_seen);
   print_slots("seen_array", &fn_seen_array);
   print_words("words", &fn_words);

@@ -1,0 +1,150 @@
+#include "Symbolizer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdlib>
+#include <sys/stat.h>
+
+namespace pathcov {
+
+struct Symbolizer::Object {
+  Dwfl *dwfl = nullptr;
+  Dwfl_Module *module = nullptr; // null: not found with that build-id
+  ~Object() {
+    if (dwfl)
+      dwfl_end(dwfl);
+  }
+};
+
+namespace {
+
+bool isFile(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+std::string buildIdOf(Dwfl_Module *module) {
+  const unsigned char *bits = nullptr;
+  GElf_Addr vaddr;
+  const int n = dwfl_module_build_id(module, &bits, &vaddr);
+  static const char digits[] = "0123456789abcdef";
+  std::string hex;
+  for (int i = 0; i < n; ++i) {
+    hex += digits[bits[i] >> 4];
+    hex += digits[bits[i] & 15];
+  }
+  return hex;
+}
+
+// The object at `file` as a module at its own addresses (base 0: the
+// report's addresses are the file's), if its build-id is `buildId`.
+Dwfl_Module *reportFile(Dwfl *dwfl, const std::string &file,
+                        const std::string &buildId) {
+  if (!isFile(file))
+    return nullptr;
+  dwfl_report_begin(dwfl);
+  Dwfl_Module *module =
+      dwfl_report_elf(dwfl, file.c_str(), file.c_str(), -1, 0, false);
+  dwfl_report_end(dwfl, nullptr, nullptr);
+  if (module && !buildId.empty() && buildIdOf(module) != buildId)
+    return nullptr;
+  return module;
+}
+
+std::string nameOf(Dwarf_Die *die) {
+  Dwarf_Attribute attr;
+  const char *name = dwarf_formstring(
+      dwarf_attr_integrate(die, DW_AT_name, &attr));
+  return name ? name : "";
+}
+
+bool udata(Dwarf_Die *die, unsigned name, Dwarf_Word &value) {
+  Dwarf_Attribute attr;
+  return dwarf_formudata(dwarf_attr(die, name, &attr), &value) == 0;
+}
+
+} // namespace
+
+Symbolizer::Symbolizer(std::vector<std::string> debugDirs)
+    : debugDirs_(std::move(debugDirs)) {}
+
+Symbolizer::~Symbolizer() = default;
+
+Symbolizer::Object *Symbolizer::objectFor(const std::string &path,
+                                          const std::string &buildId) {
+  auto &object = objects_[{path, buildId}];
+  if (object)
+    return object.get();
+  object = std::make_unique<Object>();
+  static const Dwfl_Callbacks callbacks = {
+      dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
+      dwfl_offline_section_address, nullptr};
+  object->dwfl = dwfl_begin(&callbacks);
+  if (!object->dwfl)
+    return object.get();
+  // The object itself, else its debug info under a debug directory.
+  object->module = reportFile(object->dwfl, path, buildId);
+  for (size_t i = 0; !object->module && !buildId.empty() &&
+                     i < debugDirs_.size();
+       ++i)
+    object->module = reportFile(object->dwfl,
+                                debugDirs_[i] + "/.build-id/" +
+                                    buildId.substr(0, 2) + "/" +
+                                    buildId.substr(2) + ".debug",
+                                buildId);
+  return object.get();
+}
+
+std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
+                                               const std::string &buildId,
+                                               uint64_t address,
+                                               bool isReturn) {
+  std::vector<SourceFrame> frames;
+  Object *object = objectFor(path, buildId);
+  if (!object->module)
+    return frames;
+  const Dwarf_Addr at = isReturn && address > 0 ? address - 1 : address;
+  SourceFrame place;
+  int line = 0;
+  if (Dwfl_Line *l = dwfl_module_getsrc(object->module, at)) {
+    const char *file = dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr,
+                                     nullptr);
+    place.file = file ? file : "";
+    place.line = line;
+  }
+  Dwarf_Addr bias = 0;
+  Dwarf_Die *unit = dwfl_module_addrdie(object->module, at, &bias);
+  Dwarf_Die *scopes = nullptr;
+  const int n = unit ? dwarf_getscopes(unit, at - bias, &scopes) : 0;
+  Dwarf_Files *files = nullptr;
+  size_t numFiles = 0;
+  if (n > 0 && dwarf_getsrcfiles(unit, &files, &numFiles) != 0)
+    files = nullptr;
+  // Innermost first: each inlined call, at the place in it, then the
+  // place it was called from is the next function's.
+  for (int i = 0; i < n; ++i) {
+    const int tag = dwarf_tag(&scopes[i]);
+    if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+      continue;
+    place.function = nameOf(&scopes[i]);
+    frames.push_back(place);
+    if (tag == DW_TAG_subprogram)
+      break;
+    Dwarf_Word file = 0, callLine = 0;
+    const char *name = files && udata(&scopes[i], DW_AT_call_file, file)
+                           ? dwarf_filesrc(files, file, nullptr, nullptr)
+                           : nullptr;
+    place.file = name ? name : "";
+    place.line = udata(&scopes[i], DW_AT_call_line, callLine) ? int(callLine) : 0;
+  }
+  free(scopes);
+  if (frames.empty()) { // no DWARF here: the symbol table's name
+    const char *name = dwfl_module_addrname(object->module, at);
+    place.function = name ? name : "";
+    frames.push_back(place);
+  }
+  return frames;
+}
+
+} // namespace pathcov
