@@ -13,16 +13,6 @@ namespace pathcov {
 
 namespace {
 
-std::string hex(const unsigned char *bytes, size_t size) {
-  static const char digits[] = "0123456789abcdef";
-  std::string text;
-  for (size_t i = 0; i < size; ++i) {
-    text += digits[bytes[i] >> 4];
-    text += digits[bytes[i] & 15];
-  }
-  return text;
-}
-
 std::string buildIdOf(Elf_Data *notes) {
   GElf_Nhdr header;
   size_t nameOffset, descOffset;
@@ -32,7 +22,7 @@ std::string buildIdOf(Elf_Data *notes) {
     const char *name = static_cast<const char *>(notes->d_buf) + nameOffset;
     if (header.n_type == NT_GNU_BUILD_ID && header.n_namesz == 4 &&
         std::memcmp(name, "GNU", 4) == 0)
-      return hex(static_cast<const unsigned char *>(notes->d_buf) + descOffset,
+      return buildIdHex(static_cast<const unsigned char *>(notes->d_buf) + descOffset,
                  header.n_descsz);
   }
   return "";
@@ -100,6 +90,16 @@ ModuleMetadata readModuleMetadata(const std::string &path) {
     }
   }
   return module;
+}
+
+std::string buildIdHex(const unsigned char *bytes, size_t size) {
+  static const char digits[] = "0123456789abcdef";
+  std::string text;
+  for (size_t i = 0; i < size; ++i) {
+    text += digits[bytes[i] >> 4];
+    text += digits[bytes[i] & 15];
+  }
+  return text;
 }
 
 } // namespace pathcov

@@ -5,6 +5,7 @@
 // the same build-id, which this reads the same way.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct ModuleMetadata {
 
 // The section the plugin puts the records in.
 constexpr const char *kMetadataSection = ".debug_pathcov";
+
+// A build-id's bytes as lowercase hex.
+std::string buildIdHex(const unsigned char *bytes, size_t size);
 
 // Throws InputError (naming the file) when it cannot be read as ELF.
 ModuleMetadata readModuleMetadata(const std::string &path);

@@ -1,14 +1,19 @@
 #include "Symbolizer.h"
 
+#include "ElfMetadata.h"
+#include "Modules.h"
+
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <sys/stat.h>
 
 namespace pathcov {
 
 struct Symbolizer::Object {
+  Dwfl_Callbacks callbacks;
   Dwfl *dwfl = nullptr;
   Dwfl_Module *module = nullptr; // null: not found with that build-id
   ~Object() {
@@ -28,13 +33,7 @@ std::string buildIdOf(Dwfl_Module *module) {
   const unsigned char *bits = nullptr;
   GElf_Addr vaddr;
   const int n = dwfl_module_build_id(module, &bits, &vaddr);
-  static const char digits[] = "0123456789abcdef";
-  std::string hex;
-  for (int i = 0; i < n; ++i) {
-    hex += digits[bits[i] >> 4];
-    hex += digits[bits[i] & 15];
-  }
-  return hex;
+  return n > 0 ? buildIdHex(bits, size_t(n)) : "";
 }
 
 // The object at `file` as a module at its own addresses (base 0: the
@@ -67,7 +66,16 @@ bool udata(Dwarf_Die *die, unsigned name, Dwarf_Word &value) {
 } // namespace
 
 Symbolizer::Symbolizer(std::vector<std::string> debugDirs)
-    : debugDirs_(std::move(debugDirs)) {}
+    : debugDirs_(std::move(debugDirs)) {
+  // The system's debug info too (libc's, say), as gdb finds it, whatever
+  // directories were given for pathcov's metadata.
+  if (std::find(debugDirs_.begin(), debugDirs_.end(), kDefaultDebugDir) ==
+      debugDirs_.end())
+    debugDirs_.push_back(kDefaultDebugDir);
+  for (const std::string &dir : debugDirs_)
+    debugPath_ += ":" + dir;
+  debugPathPointer_ = debugPath_.data();
+}
 
 Symbolizer::~Symbolizer() = default;
 
@@ -77,10 +85,9 @@ Symbolizer::Object *Symbolizer::objectFor(const std::string &path,
   if (object)
     return object.get();
   object = std::make_unique<Object>();
-  static const Dwfl_Callbacks callbacks = {
-      dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
-      dwfl_offline_section_address, nullptr};
-  object->dwfl = dwfl_begin(&callbacks);
+  object->callbacks = {dwfl_build_id_find_elf, dwfl_standard_find_debuginfo,
+                       dwfl_offline_section_address, &debugPathPointer_};
+  object->dwfl = dwfl_begin(&object->callbacks);
   if (!object->dwfl)
     return object.get();
   // The object itself, else its debug info under a debug directory.

@@ -24,7 +24,8 @@ struct SourceFrame {
 
 class Symbolizer {
 public:
-  // Where separate debug info (DIR/.build-id/xx/rest.debug) is looked for.
+  // Where separate debug info (DIR/.build-id/xx/rest.debug) is looked for:
+  // these directories, then the system's (/usr/lib/debug).
   explicit Symbolizer(std::vector<std::string> debugDirs);
   ~Symbolizer();
   Symbolizer(const Symbolizer &) = delete;
@@ -44,6 +45,10 @@ private:
   Object *objectFor(const std::string &path, const std::string &buildId);
 
   std::vector<std::string> debugDirs_;
+  // libdwfl's search path for separate debug info: the debug directories
+  // (it finds DIR/.build-id/xx/rest.debug in each).
+  std::string debugPath_;
+  char *debugPathPointer_;
   std::map<std::pair<std::string, std::string>, std::unique_ptr<Object>>
       objects_;
 };

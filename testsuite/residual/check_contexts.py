@@ -1,0 +1,215 @@
+#!/usr/bin/env python3
+"""Residual mode, calling contexts (docs/residual-mode.md, "Calling
+contexts"): the contexts a report gives a residual path, decoded, against
+what programs/contexts.c ran.
+
+The program is recorded on x = 5 (classify's x > 100 branch untested) and
+built in residual mode (atomic=1, so that counts are exact under threads;
+peel-iterations=0, so that each call site has one copy and the contexts
+that fit are exact), then run on x = 500:
+  - chains 10, a sample every run (PATHCOV_CONTEXT_PERIOD=1): classify's
+    residual path holds the three call chains with their exact counts 50,
+    30 and 10 and no error, named as functions and source lines;
+  - the same with the default period (2^20): the first run's context only;
+    with PATHCOV_CONTEXT_DEPTH=0: no contexts, the same count;
+  - many 2 at depth 3: six chains, 4 kept: Space Saving's guarantee
+    (count - error <= true <= count for each kept context, every chain run
+    more than samples / 4 times kept, the counts adding up to the samples);
+  - threads 1000: 2000 runs counted exactly, each context in `worker`;
+  - signal: the context goes through the handler and the signal frame to
+    the code that raised it;
+  - crash 1: the crash report (SIGSEGV) holds the contexts.
+Every report is checked against schemas/report.schema.json and decode's
+output against decode.schema.json. Exits non-zero on failure."""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import check, finish, fresh_directory, must  # noqa: E402
+
+PROGRAM = os.path.join(HERE, "programs", "contexts.c")
+SCHEMAS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "schemas")
+
+
+def marker_line(text):
+    """The line of contexts.c whose comment says `line: TEXT`."""
+    with open(PROGRAM) as f:
+        for number, line in enumerate(f, 1):
+            if f"/* line: {text} */" in line:
+                return number
+    sys.exit(f"FAIL: no line marked {text!r} in {PROGRAM}")
+
+
+def validate(doc, schema, what):
+    try:
+        import jsonschema
+    except ImportError:
+        return
+    with open(os.path.join(SCHEMAS, schema)) as f:
+        errors = list(jsonschema.Draft202012Validator(json.load(f))
+                      .iter_errors(doc))
+    check(not errors, f"{what}: against {schema}",
+          "; ".join(e.message for e in errors[:3]))
+
+
+class Run:
+    def __init__(self, args, residual, name, argv, env, status=0):
+        self.reports = fresh_directory(os.path.join(args.workdir, name))
+        result = subprocess.run(
+            [residual, "500", *argv], capture_output=True, text=True,
+            env={**{k: v for k, v in os.environ.items()
+                    if not k.startswith("PATHCOV_")},
+                 "PATHCOV_REPORT_DIR": self.reports, **env})
+        check(result.returncode == status, f"{name}: exit status",
+              f"{result.returncode}, expected {status}: {result.stderr}")
+        files = sorted(glob.glob(os.path.join(self.reports, "*.json")))
+        check(len(files) == 1, f"{name}: one report", str(files))
+        with open(files[0]) as f:
+            self.report = json.load(f)
+        validate(self.report, "report.schema.json", f"{name}: report")
+        decoded = json.loads(must([args.pathcov, "decode", "--json",
+                                   files[0]], f"{name}: decode").stdout)
+        validate(decoded, "decode.schema.json", f"{name}: decode --json")
+        self.classify = next(
+            p for fn in decoded["reports"][0]["functions"]
+            if fn["name"] == "classify" for p in fn["paths"])
+        self.name = name
+
+
+def chain(context, stop):
+    """A decoded context's callers up to the function `stop`, as
+    (function, line) pairs."""
+    out = []
+    for frame in context["frames"][1:]:
+        out.append((frame["function"], frame["line"]))
+        if frame["function"] == stop:
+            break
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("compiler", "plugin", "runtime", "pathcov", "workdir"):
+        parser.add_argument("--" + option, required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    record = os.path.join(args.workdir, "record")
+    residual = os.path.join(args.workdir, "residual")
+    corpus = os.path.join(args.workdir, "corpus.json")
+    profiles = fresh_directory(os.path.join(args.workdir, "profiles"))
+    build = [args.compiler, "-O2", "-g", f"-fplugin={args.plugin}", PROGRAM]
+    link = [args.runtime, "-lpthread"]
+    must([*build, "-o", record, *link], "record build")
+    for argv in (["chains", "1"], ["many", "1"], ["threads", "1"],
+                 ["signal"]):
+        must([record, "5", *argv], "test run",
+             env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    must([args.pathcov, "collect", "-o", corpus, profiles], "collect")
+    must([*build, "-fplugin-arg-pathcov-mode=residual",
+          f"-fplugin-arg-pathcov-corpus={corpus}",
+          "-fplugin-arg-pathcov-atomic=1",
+          "-fplugin-arg-pathcov-peel-iterations=0", "-o", residual, *link],
+         "residual build")
+
+    via_a = ("via_a", marker_line("via_a"))
+    via_b = ("via_b", marker_line("via_b"))
+    via_c = ("via_c", marker_line("via_c"))
+
+    # Three chains, every run sampled: exact.
+    r = Run(args, residual, "chains", ["chains", "10"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    p = r.classify
+    check(p["count"] == 90 and p["contexts"]["samples"] == 90,
+          "chains: 90 runs, each sampled", json.dumps(p.get("contexts")))
+    got = sorted((chain(c, "chains"), c["count"], c["error"])
+                 for c in p["contexts"]["kept"])
+    want = sorted([
+        ([via_a, ("chains", marker_line("main -> via_a"))], 50, 0),
+        ([via_b, ("chains", marker_line("main -> via_b"))], 30, 0),
+        ([via_b, via_c, ("chains", marker_line("main -> via_c"))], 10, 0)])
+    check(got == want, "chains: the three contexts, exact", f"{got} != {want}")
+    check(all(c["frames"][0]["function"] == "classify"
+              for c in p["contexts"]["kept"]),
+          "chains: each context starts in classify")
+    check(r.report["context_period"] == 1 and r.report["context_depth"] == 8,
+          "chains: the report's settings", str(r.report.get("context_period")))
+
+    # The default period: the first run's context only.
+    r = Run(args, residual, "first-only", ["chains", "10"], {})
+    p = r.classify
+    check(p["count"] == 90 and p["contexts"]["samples"] == 1 and
+          [(chain(c, "chains"), c["count"]) for c in p["contexts"]["kept"]]
+          == [([via_a, ("chains", marker_line("main -> via_a"))], 1)],
+          "first-only: the first run's context", json.dumps(p["contexts"]))
+    r = Run(args, residual, "depth-0", ["chains", "10"],
+            {"PATHCOV_CONTEXT_DEPTH": "0", "PATHCOV_CONTEXT_PERIOD": "1"})
+    check(r.classify["count"] == 90 and "contexts" not in r.classify and
+          "context_modules" not in r.report,
+          "depth-0: no contexts, the same count", json.dumps(r.classify))
+
+    # Space Saving: six chains, four counters.
+    truth = {"d1": 80, "d2": 40, "d3": 20, "d4": 10, "d5": 6, "d6": 4}
+    r = Run(args, residual, "many", ["many", "2"],
+            {"PATHCOV_CONTEXT_PERIOD": "1", "PATHCOV_CONTEXT_DEPTH": "3"})
+    contexts = r.classify["contexts"]
+    samples, kept = contexts["samples"], contexts["kept"]
+    check(samples == 160 and len(kept) == 4, "many: 160 samples, 4 kept",
+          json.dumps(contexts))
+    check(sum(c["count"] for c in kept) == samples,
+          "many: the counts add up to the samples")
+    names = [c["frames"][1]["function"] for c in kept]
+    check(len(set(names)) == len(names) and set(names) <= set(truth),
+          "many: one context per chain", str(names))
+    for c, name in zip(kept, names):
+        check(c["count"] - c["error"] <= truth.get(name, -1) <= c["count"],
+              f"many: {name}'s count bounds its {truth.get(name)} runs",
+              f"count {c['count']}, error {c['error']}")
+        check(c["error"] <= samples // 4, f"many: {name}'s error <= samples / 4")
+    for name, runs in truth.items():
+        if runs > samples / 4:
+            check(name in names, f"many: {name} ({runs} of {samples}) kept")
+
+    # Threads: exact counts (atomic=1); the contexts are the workers'.
+    r = Run(args, residual, "threads", ["threads", "1000"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    contexts = r.classify["contexts"]
+    check(r.classify["count"] == 2000, "threads: 2000 runs",
+          str(r.classify["count"]))
+    check(1 <= contexts["samples"] <= 2000 and
+          sum(c["count"] for c in contexts["kept"]) == contexts["samples"],
+          "threads: samples", json.dumps(contexts))
+    worker = [via_a, ("worker", marker_line("worker -> via_a"))]
+    check(all(chain(c, "worker") == worker for c in contexts["kept"]),
+          "threads: each context in worker", json.dumps(contexts["kept"]))
+
+    # A residual path in a signal handler.
+    r = Run(args, residual, "signal", ["signal"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    functions = [f["function"]
+                 for f in r.classify["contexts"]["kept"][0]["frames"]]
+    check(functions[1:3] == ["via_a", "on_signal"] and "raiser" in functions,
+          "signal: via_a <- on_signal <- ... <- raiser", str(functions))
+
+    # A crash report holds the contexts too.
+    r = Run(args, residual, "crash", ["crash", "1"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"}, status=-11)
+    check(r.report["reason"] == "signal" and
+          sorted(c["count"] for c in r.classify["contexts"]["kept"])
+          == [1, 3, 5], "crash: the contexts in the crash report",
+          json.dumps(r.classify.get("contexts")))
+    return finish([], "contexts: chains exact, Space Saving's bounds, threads, "
+                      "a signal handler and a crash")
+
+
+if __name__ == "__main__":
+    status = main()
+    from testlib import FAILURES  # noqa: E402
+    sys.exit(1 if FAILURES else status)
