@@ -90,6 +90,15 @@ private:
   std::vector<bool> firsts_;
 };
 
+// functions[].field_paths[].seen[n]: one report's sighting, with its
+// calling contexts if it has any.
+json sightingJson(const std::string &report, const FieldSighting &s) {
+  json j{{"count", s.count}, {"first_seen_ns", s.firstSeenNs}, {"report", report}};
+  if (s.contexts.samples)
+    j["contexts"] = toJson(s.contexts);
+  return j;
+}
+
 // A field path's sightings added up.
 struct FieldPathTotals {
   uint64_t count = 0, reports = 0, first = UINT64_MAX, last = 0;
@@ -146,7 +155,7 @@ void writeFieldPaths(PrettyWriter &out, const Corpus &corpus,
       out.beginArray();
     }
     out.element();
-    out.value({{"count", s.count}, {"first_seen_ns", s.firstSeenNs}, {"report", report}});
+    out.value(sightingJson(report, s));
   });
   out.end();
   out.end();
@@ -198,13 +207,12 @@ void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &fi
     }
     const auto &[identity, checksum, id] = path;
     out.element();
-    out.value({{"identity", identity},
-               {"checksum", checksum},
-               {"id", id},
-               {"report", report},
-               {"count", s.count},
-               {"first_seen_ns", s.firstSeenNs},
-               {"why", why}});
+    json entry = sightingJson(report, s);
+    entry["identity"] = identity;
+    entry["checksum"] = checksum;
+    entry["id"] = id;
+    entry["why"] = why;
+    out.value(entry);
   });
   if (any)
     out.end();
@@ -237,14 +245,17 @@ bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field) {
     out.beginArray();
     field->forEachReport([&](const std::string &id, const MergedReport &r) {
       out.element();
-      out.value({{"id", id},
-                 {"module", r.module},
-                 {"build_id", r.buildId.empty() ? json() : json(r.buildId)},
-                 {"pid", r.pid},
-                 {"started_ns", r.startedNs},
-                 {"written_ns", r.writtenNs},
-                 {"reason", r.reason},
-                 {"dropped_paths", r.droppedPaths}});
+      json j{{"id", id},
+             {"module", r.module},
+             {"build_id", r.buildId.empty() ? json() : json(r.buildId)},
+             {"pid", r.pid},
+             {"started_ns", r.startedNs},
+             {"written_ns", r.writtenNs},
+             {"reason", r.reason},
+             {"dropped_paths", r.droppedPaths}};
+      if (!r.contextModules.empty())
+        j["context_modules"] = contextModulesJson(r.contextModules);
+      out.value(j);
     });
     out.end();
   }

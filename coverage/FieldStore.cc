@@ -56,22 +56,25 @@ private:
 
 // Reports and sightings, then the same for the input being read (staged,
 // with the place of each entry for errors). WITHOUT ROWID: the key is the
-// order they are written in.
+// order they are written in. Calling contexts are JSON text ("": none): a
+// report's context_modules and how many (`modules`), a sighting's contexts
+// and how many modules they name (`needs`).
 constexpr const char *kSchema = R"(
 CREATE TABLE report(id TEXT PRIMARY KEY, module TEXT, build_id TEXT,
   pid INTEGER, started INTEGER, written INTEGER, reason TEXT,
-  dropped INTEGER) WITHOUT ROWID;
+  dropped INTEGER, context_modules TEXT, modules INTEGER) WITHOUT ROWID;
 CREATE TABLE sighting(identity TEXT, checksum TEXT, id INTEGER, report TEXT,
-  count INTEGER, first INTEGER,
+  count INTEGER, first INTEGER, contexts TEXT,
   PRIMARY KEY(identity, checksum, id, report)) WITHOUT ROWID;
 CREATE TABLE staged_report(id TEXT PRIMARY KEY, module TEXT, build_id TEXT,
   pid INTEGER, started INTEGER, written INTEGER, reason TEXT,
-  dropped INTEGER) WITHOUT ROWID;
+  dropped INTEGER, context_modules TEXT, modules INTEGER) WITHOUT ROWID;
 CREATE TABLE staged_sighting(identity TEXT, checksum TEXT, id INTEGER,
-  report TEXT, count INTEGER, first INTEGER, place TEXT, seq INTEGER,
+  report TEXT, count INTEGER, first INTEGER, contexts TEXT, needs INTEGER,
+  place TEXT, seq INTEGER,
   PRIMARY KEY(identity, checksum, id, report)) WITHOUT ROWID;
 CREATE TABLE staged_seen(function INTEGER, k INTEGER, report TEXT,
-  count INTEGER, first INTEGER, place TEXT);
+  count INTEGER, first INTEGER, contexts TEXT, place TEXT);
 CREATE INDEX staged_seen_by_path ON staged_seen(function, k);
 CREATE TABLE input(rank INTEGER, path TEXT, PRIMARY KEY(rank, path)) WITHOUT ROWID;
 )";
@@ -80,6 +83,32 @@ void bindReport(Query &q, const std::string &id, const MergedReport &r) {
   q.text(1, id).text(2, r.module).text(3, r.buildId).number(4, r.pid);
   q.number(5, r.startedNs).number(6, r.writtenNs).text(7, r.reason);
   q.number(8, r.droppedPaths);
+  q.text(9, r.contextModules.empty() ? ""
+                                     : contextModulesJson(r.contextModules).dump());
+  q.number(10, r.contextModules.size());
+}
+
+std::string contextsText(const CallingContexts &c) {
+  return c.samples ? toJson(c).dump() : "";
+}
+
+// Text stored by contextsText or bindReport, read back (checked then).
+CallingContexts contextsOf(const std::string &text) {
+  return text.empty() ? CallingContexts{}
+                      : readCallingContexts(JsonPath(), nlohmann::json::parse(text),
+                                            SIZE_MAX);
+}
+std::vector<CorpusModule> modulesOf(const std::string &text) {
+  return text.empty() ? std::vector<CorpusModule>{}
+                      : readContextModules(JsonPath(), nlohmann::json::parse(text));
+}
+
+// A report row (the columns bindReport binds, from `first` on: module...).
+MergedReport reportAt(const Query &q, int first) {
+  return {q.textAt(first),          q.textAt(first + 1),
+          q.numberAt(first + 2),    q.numberAt(first + 3),
+          q.numberAt(first + 4),    q.textAt(first + 5),
+          q.numberAt(first + 6),    modulesOf(q.textAt(first + 7))};
 }
 
 } // namespace
@@ -128,7 +157,7 @@ sqlite3_stmt *FieldStore::prepare(const char *sql) const {
 }
 
 bool FieldStore::addReport(const std::string &id, const MergedReport &report) {
-  Query q(db_, prepare("INSERT OR IGNORE INTO report VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  Query q(db_, prepare("INSERT OR IGNORE INTO report VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   bindReport(q, id, report);
   q.step();
   return sqlite3_changes(db_) == 1;
@@ -136,58 +165,62 @@ bool FieldStore::addReport(const std::string &id, const MergedReport &report) {
 
 void FieldStore::addSighting(const FieldKey &path, const std::string &report,
                              const FieldSighting &s) {
-  Query q(db_, prepare("INSERT OR IGNORE INTO sighting VALUES (?, ?, ?, ?, ?, ?)"));
+  Query q(db_, prepare("INSERT OR IGNORE INTO sighting VALUES (?, ?, ?, ?, ?, ?, ?)"));
   q.text(1, std::get<0>(path)).text(2, std::get<1>(path)).number(3, std::get<2>(path));
   q.text(4, report).number(5, s.count).number(6, s.firstSeenNs);
+  q.text(7, contextsText(s.contexts));
   q.step();
 }
 
 std::optional<MergedReport> FieldStore::stageReport(const std::string &id,
                                                    const MergedReport &report) {
-  Query q(db_, prepare("INSERT INTO staged_report VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  Query q(db_, prepare("INSERT INTO staged_report VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   bindReport(q, id, report);
   if (q.step() != SQLITE_CONSTRAINT)
     return std::nullopt;
   Query earlier(db_, prepare("SELECT module, build_id, pid, started, written, "
-                             "reason, dropped FROM staged_report WHERE id = ?"));
+                             "reason, dropped, context_modules FROM staged_report "
+                             "WHERE id = ?"));
   earlier.text(1, id).step();
-  return MergedReport{earlier.textAt(0),   earlier.textAt(1),   earlier.numberAt(2),
-                      earlier.numberAt(3), earlier.numberAt(4), earlier.textAt(5),
-                      earlier.numberAt(6)};
+  return reportAt(earlier, 0);
 }
 
 std::optional<std::pair<FieldSighting, std::string>>
 FieldStore::stageSighting(const std::string &place, const FieldKey &path,
                           const std::string &report, const FieldSighting &s) {
-  Query q(db_, prepare("INSERT INTO staged_sighting VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  Query q(db_, prepare("INSERT INTO staged_sighting VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
   q.text(1, std::get<0>(path)).text(2, std::get<1>(path)).number(3, std::get<2>(path));
-  q.text(4, report).number(5, s.count).number(6, s.firstSeenNs).text(7, place);
-  q.number(8, stagedSightings_++);
+  q.text(4, report).number(5, s.count).number(6, s.firstSeenNs);
+  q.text(7, contextsText(s.contexts)).number(8, modulesNeeded(s.contexts));
+  q.text(9, place).number(10, stagedSightings_++);
   if (q.step() != SQLITE_CONSTRAINT)
     return std::nullopt;
-  Query earlier(db_, prepare("SELECT count, first, place FROM staged_sighting WHERE "
-                             "identity = ? AND checksum = ? AND id = ? AND report = ?"));
+  Query earlier(db_, prepare("SELECT count, first, contexts, place FROM staged_sighting "
+                             "WHERE identity = ? AND checksum = ? AND id = ? AND "
+                             "report = ?"));
   earlier.text(1, std::get<0>(path)).text(2, std::get<1>(path));
   earlier.number(3, std::get<2>(path)).text(4, report).step();
-  return std::make_pair(FieldSighting{earlier.numberAt(0), earlier.numberAt(1)},
-                        earlier.textAt(2));
+  return std::make_pair(FieldSighting{earlier.numberAt(0), earlier.numberAt(1),
+                                      contextsOf(earlier.textAt(2))},
+                        earlier.textAt(3));
 }
 
 void FieldStore::stageSeen(const std::string &place, uint64_t function, uint64_t k,
                            const std::string &report, const FieldSighting &s) {
-  Query q(db_, prepare("INSERT INTO staged_seen VALUES (?, ?, ?, ?, ?, ?)"));
+  Query q(db_, prepare("INSERT INTO staged_seen VALUES (?, ?, ?, ?, ?, ?, ?)"));
   q.number(1, function).number(2, k).text(3, report).number(4, s.count);
-  q.number(5, s.firstSeenNs).text(6, place);
+  q.number(5, s.firstSeenNs).text(6, contextsText(s.contexts)).text(7, place);
   q.step();
 }
 
 void FieldStore::placeSeen(uint64_t function, uint64_t k, const FieldKey &path) {
-  Query q(db_, prepare("SELECT report, count, first, place FROM staged_seen "
-                       "WHERE function = ? AND k = ? ORDER BY rowid"));
+  Query q(db_, prepare("SELECT report, count, first, contexts, place FROM "
+                       "staged_seen WHERE function = ? AND k = ? ORDER BY rowid"));
   q.number(1, function).number(2, k);
   while (q.step() == SQLITE_ROW) {
-    const std::string place = q.textAt(3);
-    if (stageSighting(place, path, q.textAt(0), {q.numberAt(1), q.numberAt(2)}))
+    const std::string place = q.textAt(4);
+    if (stageSighting(place, path, q.textAt(0),
+                      {q.numberAt(1), q.numberAt(2), contextsOf(q.textAt(3))}))
       throw InputError(listedTwice(JsonPath(place), path, q.textAt(0)));
   }
   Query drop(db_, prepare("DELETE FROM staged_seen WHERE function = ? AND k = ?"));
@@ -202,11 +235,18 @@ void FieldStore::commitStaged(Staged what) {
                               "ORDER BY seq LIMIT 1"));
     if (orphan.step() == SQLITE_ROW)
       throw InputError(notInReports(JsonPath(orphan.textAt(0)), orphan.textAt(1)));
+    Query beyond(db_, prepare("SELECT s.place, s.report FROM staged_sighting s JOIN "
+                              "staged_report r ON r.id = s.report WHERE s.needs > "
+                              "r.modules ORDER BY s.seq LIMIT 1"));
+    if (beyond.step() == SQLITE_ROW)
+      throw InputError(
+          contextsBeyondReport(JsonPath(beyond.textAt(0)), beyond.textAt(1)));
     exec("INSERT OR IGNORE INTO sighting SELECT identity, checksum, id, report, "
-         "count, first FROM staged_sighting;");
+         "count, first, contexts FROM staged_sighting;");
   } else {
     exec("INSERT OR IGNORE INTO sighting SELECT identity, checksum, id, report, "
-         "count, first FROM staged_sighting WHERE report NOT IN (SELECT id FROM report);");
+         "count, first, contexts FROM staged_sighting WHERE report NOT IN "
+         "(SELECT id FROM report);");
   }
   exec("INSERT OR IGNORE INTO report SELECT * FROM staged_report;"
        "DELETE FROM staged_report; DELETE FROM staged_sighting;"
@@ -241,10 +281,9 @@ uint64_t FieldStore::reports() const {
 void FieldStore::forEachReport(
     const std::function<void(const std::string &, const MergedReport &)> &visit) const {
   Query q(db_, prepare("SELECT id, module, build_id, pid, started, written, "
-                       "reason, dropped FROM report ORDER BY id"));
+                       "reason, dropped, context_modules FROM report ORDER BY id"));
   while (q.step() == SQLITE_ROW)
-    visit(q.textAt(0), {q.textAt(1), q.textAt(2), q.numberAt(3), q.numberAt(4),
-                        q.numberAt(5), q.textAt(6), q.numberAt(7)});
+    visit(q.textAt(0), reportAt(q, 1));
 }
 
 void FieldStore::forEachSighting(
@@ -252,19 +291,19 @@ void FieldStore::forEachSighting(
     const std::function<void(const FieldKey &, const std::string &,
                              const std::string &, const FieldSighting &)> &visit) const {
   Query q(db_, prepare(only ? "SELECT s.identity, s.checksum, s.id, s.report, s.count, "
-                              "s.first, r.build_id FROM sighting s JOIN report r "
-                              "ON r.id = s.report WHERE s.identity = ? AND "
-                              "s.checksum = ? ORDER BY s.identity, s.checksum, "
-                              "s.id, s.report"
+                              "s.first, r.build_id, s.contexts FROM sighting s "
+                              "JOIN report r ON r.id = s.report WHERE "
+                              "s.identity = ? AND s.checksum = ? ORDER BY "
+                              "s.identity, s.checksum, s.id, s.report"
                             : "SELECT s.identity, s.checksum, s.id, s.report, s.count, "
-                              "s.first, r.build_id FROM sighting s JOIN report r "
-                              "ON r.id = s.report ORDER BY s.identity, "
-                              "s.checksum, s.id, s.report"));
+                              "s.first, r.build_id, s.contexts FROM sighting s "
+                              "JOIN report r ON r.id = s.report ORDER BY "
+                              "s.identity, s.checksum, s.id, s.report"));
   if (only)
     q.text(1, only->first).text(2, only->second);
   while (q.step() == SQLITE_ROW)
     visit({q.textAt(0), q.textAt(1), q.numberAt(2)}, q.textAt(3), q.textAt(6),
-          {q.numberAt(4), q.numberAt(5)});
+          {q.numberAt(4), q.numberAt(5), contextsOf(q.textAt(7))});
 }
 
 } // namespace pathcov

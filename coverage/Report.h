@@ -7,29 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 namespace pathcov {
-
-// A calling context's address: in report.contextModules[*module], as in
-// that object's file; without a module, as the process saw it.
-struct ReportFrame {
-  std::optional<size_t> module;
-  uint64_t address = 0;
-};
-
-// A calling context Space Saving kept (docs/residual-mode.md, "Calling
-// contexts"): the start of the function the path end's code is in, then
-// the return addresses of its callers. `count` overestimates its samples
-// by at most `error`.
-struct ReportContext {
-  uint64_t count = 0;
-  uint64_t error = 0;
-  std::vector<ReportFrame> frames;
-};
 
 struct ReportPath {
   std::string identity;
@@ -38,8 +20,7 @@ struct ReportPath {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0; // CLOCK_REALTIME
   uint64_t thread = 0;      // the thread that first ran it (gettid)
-  uint64_t contextSamples = 0;
-  std::vector<ReportContext> contexts; // most counted first
+  CallingContexts contexts; // most counted first
 };
 
 struct Report {

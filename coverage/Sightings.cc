@@ -14,10 +14,12 @@ std::map<FieldKey, FieldSighting> reportSightings(const Report &r) {
   std::map<FieldKey, FieldSighting> sightings;
   for (const ReportPath &p : r.residualPaths) {
     const auto [it, added] = sightings.try_emplace(
-        FieldKey{p.identity, p.checksum, p.id}, FieldSighting{p.count, p.firstSeenNs});
+        FieldKey{p.identity, p.checksum, p.id},
+        FieldSighting{p.count, p.firstSeenNs, p.contexts});
     if (!added) {
       it->second.count = saturatingAdd(it->second.count, p.count);
       it->second.firstSeenNs = std::min(it->second.firstSeenNs, p.firstSeenNs);
+      addContexts(it->second.contexts, p.contexts);
     }
   }
   return sightings;
@@ -39,6 +41,10 @@ std::string sightingRows(const std::string &id, const MergedReport &r,
       {"id", nullptr},
       {"count", nullptr},
       {"first_seen_ns", nullptr}};
+  // Calling contexts (docs/residual-mode.md), where the report has them:
+  // each row has its report's modules and its sighting's contexts.
+  if (!r.contextModules.empty())
+    row["context_modules"] = contextModulesJson(r.contextModules);
   if (sightings.empty())
     return row.dump() + "\n";
   std::string rows;
@@ -48,6 +54,10 @@ std::string sightingRows(const std::string &id, const MergedReport &r,
     row["id"] = std::get<2>(path);
     row["count"] = s.count;
     row["first_seen_ns"] = s.firstSeenNs;
+    if (s.contexts.samples)
+      row["contexts"] = toJson(s.contexts);
+    else
+      row.erase("contexts");
     rows += row.dump() + "\n";
   }
   return rows;
@@ -68,15 +78,16 @@ Row readRow(const nlohmann::json &doc) {
   Row row;
   row.id = at.field<std::string>(doc, "report");
   Report &r = row.report;
-  if (!doc.contains("build_id"))
-    throw InputError("build_id: missing");
-  r.buildId = at.optionalField<std::string>(doc, "build_id", "");
+  r.buildId = readBuildId(at, doc);
   r.module = at.field<std::string>(doc, "module");
   r.pid = at.field<uint64_t>(doc, "pid");
   r.startedNs = at.field<uint64_t>(doc, "started_ns");
   r.writtenNs = at.field<uint64_t>(doc, "written_ns");
   r.reason = at.field<std::string>(doc, "reason");
   r.droppedPaths = at.field<uint64_t>(doc, "dropped_paths");
+  if (doc.contains("context_modules"))
+    r.contextModules =
+        readContextModules(at.at("context_modules"), doc["context_modules"]);
   if (row.id != reportId(r.buildId, r.pid, r.startedNs, r.writtenNs))
     throw InputError("report: \"" + row.id + "\" is not the id of the report "
                      "its fields describe");
@@ -96,16 +107,19 @@ Row readRow(const nlohmann::json &doc) {
               at.field<uint64_t>(doc, "count"),
               at.field<uint64_t>(doc, "first_seen_ns"),
               0,
-              0,
               {}};
   if (row.path.count == 0)
     throw InputError("count: a listed path ran at least once");
+  if (doc.contains("contexts"))
+    row.path.contexts = readCallingContexts(at.at("contexts"), doc["contexts"],
+                                            r.contextModules.size());
   return row;
 }
 
 bool sameReport(const MergedReport &a, const MergedReport &b) {
   return a.module == b.module && a.reason == b.reason &&
-         a.droppedPaths == b.droppedPaths;
+         a.droppedPaths == b.droppedPaths &&
+         contextModulesJson(a.contextModules) == contextModulesJson(b.contextModules);
 }
 
 } // namespace
@@ -136,16 +150,17 @@ void foldSightingRows(const std::string &file, FieldStore &field) {
       const auto earlier = field.stageReport(row.id, report);
       if (earlier && !sameReport(*earlier, report))
         throw InputError(where + ": report " + row.id +
-                         ": its module, reason or dropped_paths differ from an "
+                         ": its module, reason, dropped_paths or context_modules differ from an "
                          "earlier row's");
       if (!row.hasPath)
         return;
       const ReportPath &p = row.path;
-      const FieldSighting s{p.count, p.firstSeenNs};
+      const FieldSighting s{p.count, p.firstSeenNs, p.contexts};
       const auto seen = field.stageSighting(std::to_string(line),
                                             {p.identity, p.checksum, p.id}, row.id, s);
       if (seen && (seen->first.count != s.count ||
-                   seen->first.firstSeenNs != s.firstSeenNs))
+                   seen->first.firstSeenNs != s.firstSeenNs ||
+                   toJson(seen->first.contexts) != toJson(s.contexts)))
         throw InputError(where + ": report " + row.id + " sighted path " +
                          std::to_string(p.id) + " of " + p.identity +
                          " differently on line " + seen->second);

@@ -340,19 +340,135 @@ void readCorpusHeader(const nlohmann::json &doc, Corpus &corpus) {
       top.optionalField<std::set<std::string>>(doc, "profile_ids", {});
 }
 
+bool isLowerHex(const std::string &text) {
+  return text.find_first_not_of("0123456789abcdef") == std::string::npos;
+}
+
+std::string readBuildId(const JsonPath &at, const nlohmann::json &object,
+                        const char *key) {
+  if (!object.contains(key))
+    throw InputError(at.name(key) + ": missing");
+  const std::string buildId = at.optionalField<std::string>(object, key, "");
+  if (object[key].is_string() &&
+      (buildId.empty() || buildId.size() % 2 || !isLowerHex(buildId)))
+    throw InputError(at.name(key) + ": expected lowercase hex digits, or null");
+  return buildId;
+}
+
+std::vector<CorpusModule> readContextModules(const JsonPath &at,
+                                             const nlohmann::json &modules) {
+  if (!modules.is_array())
+    throw InputError(at.where() + ": expected an array");
+  std::vector<CorpusModule> read;
+  for (size_t i = 0; i < modules.size(); ++i) {
+    const JsonPath m = at.index(i);
+    read.push_back({m.field<std::string>(modules[i], "path"),
+                    readBuildId(m, modules[i])});
+  }
+  return read;
+}
+
+nlohmann::json contextModulesJson(const std::vector<CorpusModule> &modules) {
+  nlohmann::json j = nlohmann::json::array();
+  for (const CorpusModule &m : modules)
+    j.push_back({{"path", m.path},
+                 {"build_id", m.buildId.empty() ? nlohmann::json()
+                                                : nlohmann::json(m.buildId)}});
+  return j;
+}
+
+CallingContexts readCallingContexts(const JsonPath &at, const nlohmann::json &c,
+                                    size_t numModules) {
+  CallingContexts read;
+  read.samples = at.field<uint64_t>(c, "samples");
+  if (read.samples == 0)
+    throw InputError(at.name("samples") + ": expected at least 1");
+  const nlohmann::json &kept = at.field<const nlohmann::json &>(c, "kept");
+  if (!kept.is_array())
+    throw InputError(at.name("kept") + ": expected an array");
+  uint64_t certain = 0; // samples the kept contexts surely had
+  for (size_t i = 0; i < kept.size(); ++i) {
+    const JsonPath k = at.at("kept").index(i);
+    CallingContext context;
+    context.count = k.field<uint64_t>(kept[i], "count");
+    context.error = k.field<uint64_t>(kept[i], "error");
+    if (context.count == 0 || context.error >= context.count)
+      throw InputError(k.name("count") +
+                       ": expected at least 1, and more than its error");
+    if (__builtin_add_overflow(certain, context.count - context.error, &certain) ||
+        certain > read.samples)
+      throw InputError(k.name("count") + ": the contexts kept were sampled "
+                       "more often than the path's samples");
+    const nlohmann::json &frames =
+        k.field<const nlohmann::json &>(kept[i], "frames");
+    if (!frames.is_array() || frames.empty())
+      throw InputError(k.name("frames") + ": expected a non-empty array");
+    for (size_t n = 0; n < frames.size(); ++n) {
+      const JsonPath f = k.at("frames").index(n);
+      ContextFrame frame;
+      frame.address = f.field<uint64_t>(frames[n], "address");
+      if (!frames[n].contains("module"))
+        throw InputError(f.name("module") + ": missing");
+      if (!frames[n]["module"].is_null()) {
+        frame.module = f.field<uint64_t>(frames[n], "module");
+        if (*frame.module >= numModules)
+          throw InputError(f.name("module") + ": no such entry of "
+                           "context_modules (it has " +
+                           std::to_string(numModules) + ")");
+      }
+      context.frames.push_back(frame);
+    }
+    read.kept.push_back(std::move(context));
+  }
+  return read;
+}
+
+nlohmann::json toJson(const CallingContexts &contexts) {
+  nlohmann::json kept = nlohmann::json::array();
+  for (const CallingContext &c : contexts.kept) {
+    nlohmann::json frames = nlohmann::json::array();
+    for (const ContextFrame &f : c.frames)
+      frames.push_back({{"module", f.module ? nlohmann::json(*f.module)
+                                            : nlohmann::json()},
+                        {"address", f.address}});
+    kept.push_back({{"count", c.count}, {"error", c.error}, {"frames", frames}});
+  }
+  return {{"samples", contexts.samples}, {"kept", std::move(kept)}};
+}
+
+size_t modulesNeeded(const CallingContexts &contexts) {
+  size_t needed = 0;
+  for (const CallingContext &c : contexts.kept)
+    for (const ContextFrame &f : c.frames)
+      if (f.module)
+        needed = std::max(needed, *f.module + 1);
+  return needed;
+}
+
+std::string contextsBeyondReport(const JsonPath &at, const std::string &report) {
+  return at.name("contexts") + ": a frame names a module that report " + report +
+         "'s context_modules does not list";
+}
+
+void addContexts(CallingContexts &into, const CallingContexts &more) {
+  into.samples += more.samples;
+  into.kept.insert(into.kept.end(), more.kept.begin(), more.kept.end());
+}
+
 std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
                                                       const nlohmann::json &r) {
   MergedReport report;
   std::string id = at.field<std::string>(r, "id");
   report.module = at.field<std::string>(r, "module");
-  if (!r.contains("build_id"))
-    throw InputError(at.name("build_id") + ": missing");
-  report.buildId = at.optionalField<std::string>(r, "build_id", "");
+  report.buildId = readBuildId(at, r);
   report.pid = at.field<uint64_t>(r, "pid");
   report.startedNs = at.field<uint64_t>(r, "started_ns");
   report.writtenNs = at.field<uint64_t>(r, "written_ns");
   report.reason = at.field<std::string>(r, "reason");
   report.droppedPaths = at.field<uint64_t>(r, "dropped_paths");
+  if (r.contains("context_modules"))
+    report.contextModules =
+        readContextModules(at.at("context_modules"), r["context_modules"]);
   if (id != reportId(report.buildId, report.pid, report.startedNs,
                      report.writtenNs))
     throw InputError(at.name("id") + ": \"" + id +
@@ -363,11 +479,16 @@ std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
 std::pair<std::string, FieldSighting> readCorpusSighting(const JsonPath &at,
                                                          const nlohmann::json &s) {
   std::string report = at.field<std::string>(s, "report");
-  const FieldSighting sighting{at.field<uint64_t>(s, "count"),
-                               at.field<uint64_t>(s, "first_seen_ns")};
+  FieldSighting sighting{at.field<uint64_t>(s, "count"),
+                         at.field<uint64_t>(s, "first_seen_ns"),
+                         {}};
   if (sighting.count == 0)
     throw InputError(at.name("count") + ": a listed path ran at least once");
-  return {std::move(report), sighting};
+  // Their modules are checked against the report's (contextsFitReport).
+  if (s.contains("contexts"))
+    sighting.contexts = readCallingContexts(at.at("contexts"), s["contexts"],
+                                            SIZE_MAX);
+  return {std::move(report), std::move(sighting)};
 }
 
 FieldKey readSetAsidePath(const JsonPath &at, const nlohmann::json &e) {
@@ -446,9 +567,12 @@ Corpus readCorpus(const nlohmann::json &doc) {
   // One report's sighting of a path, from field_paths[].seen or set_aside.
   const auto addSighting = [&](const JsonPath &at, const FieldKey &path,
                                const nlohmann::json &entry) {
-    const auto [report, s] = readCorpusSighting(at, entry);
-    if (!corpus.reports.count(report))
+    auto [report, s] = readCorpusSighting(at, entry);
+    const auto known = corpus.reports.find(report);
+    if (known == corpus.reports.end())
       throw InputError(notInReports(at, report));
+    if (modulesNeeded(s.contexts) > known->second.contextModules.size())
+      throw InputError(contextsBeyondReport(at, report));
     if (!corpus.field[path].emplace(report, s).second)
       throw InputError(listedTwice(at, path, report));
   };

@@ -5,7 +5,7 @@
 #include "Modules.h"
 #include "PathText.h"
 #include "Report.h"
-#include "Symbolizer.h"
+#include "Contexts.h"
 
 #include "pathcov/core/Paths.h"
 #include "pathcov/format/InputError.h"
@@ -39,14 +39,6 @@ struct DecodeOptions {
   std::string output = "-";
 };
 
-// A calling context as source: each address's functions (Symbolizer.h),
-// the first address's function alone (where the path end's code is).
-struct DecodedContext {
-  uint64_t count = 0;
-  uint64_t error = 0;
-  std::vector<SourceFrame> frames; // innermost first
-};
-
 // One residual path of a report, its listings (one per descriptor of the
 // function: comdat) added up, and its calling contexts too: those whose
 // addresses differ but are the same source (a copy of a call, an inlined
@@ -56,8 +48,7 @@ struct Residual {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0;
   uint64_t thread = 0;
-  uint64_t contextSamples = 0;
-  std::vector<DecodedContext> contexts; // most counted first
+  SourceContexts contexts;
 };
 
 // How a path goes on from the block where it parts from the tested paths:
@@ -295,66 +286,6 @@ std::string plural(uint64_t n, const char *one, const char *many) {
 
 // The report's residual paths against its module's metadata. Throws
 // InputError naming the place in the report.
-bool sameSource(const std::vector<SourceFrame> &a,
-                const std::vector<SourceFrame> &b) {
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [](const SourceFrame &x, const SourceFrame &y) {
-                      return std::tie(x.function, x.file, x.line) ==
-                             std::tie(y.function, y.file, y.line);
-                    });
-}
-
-// A frame no function could be found for: its module and address.
-SourceFrame unknownFrame(const Report &report, const ReportFrame &frame) {
-  std::ostringstream text;
-  text << "0x" << std::hex << frame.address;
-  if (frame.module)
-    text << " in " << report.contextModules[*frame.module].path;
-  return {text.str(), "", 0};
-}
-
-std::vector<SourceFrame> symbolizeContext(const Report &report,
-                                          const ReportContext &context,
-                                          Symbolizer &symbolizer) {
-  std::vector<SourceFrame> frames;
-  for (size_t k = 0; k < context.frames.size(); ++k) {
-    const ReportFrame &frame = context.frames[k];
-    std::vector<SourceFrame> found;
-    if (frame.module) {
-      const CorpusModule &m = report.contextModules[*frame.module];
-      found = symbolizer.symbolize(m.path, m.buildId, frame.address, k > 0);
-    }
-    if (found.empty())
-      found.push_back(unknownFrame(report, frame));
-    if (k == 0) // the function's start: its name is what it says
-      found = {{found.back().function, "", 0}};
-    frames.insert(frames.end(), found.begin(), found.end());
-  }
-  return frames;
-}
-
-// Adds `path`'s contexts into `residual`'s, the same source counted once.
-void addContexts(const Report &report, const ReportPath &path,
-                 Residual &residual, Symbolizer &symbolizer) {
-  residual.contextSamples += path.contextSamples;
-  for (const ReportContext &context : path.contexts) {
-    std::vector<SourceFrame> frames =
-        symbolizeContext(report, context, symbolizer);
-    auto same = std::find_if(residual.contexts.begin(), residual.contexts.end(),
-                             [&](const DecodedContext &c) {
-                               return sameSource(c.frames, frames);
-                             });
-    if (same == residual.contexts.end())
-      same = residual.contexts.insert(same, {0, 0, std::move(frames)});
-    same->count += context.count;
-    same->error += context.error;
-  }
-  std::stable_sort(residual.contexts.begin(), residual.contexts.end(),
-                   [](const DecodedContext &a, const DecodedContext &b) {
-                     return a.count > b.count;
-                   });
-}
-
 DecodedReport decodeReport(const Report &report, const LoadedModule &module,
                            Symbolizer &symbolizer) {
   DecodedReport decoded{report, module.module.path, 0, {}};
@@ -397,7 +328,8 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
       throw InputError(where + ".count: the listings of path " +
                        std::to_string(p.id) + " of " + f.name +
                        " add up past 2^64 - 1 runs");
-    addContexts(report, p, residual, symbolizer);
+    addSourceContexts(residual.contexts, p.contexts, report.contextModules,
+                      symbolizer);
   }
 
   for (auto &[index, paths] : found) {
@@ -434,34 +366,20 @@ std::string utcSeconds(uint64_t ns) {
              : precise;
 }
 
-std::string frameText(const SourceFrame &frame) {
-  std::string text = frame.function.empty() ? "??" : frame.function;
-  if (!frame.file.empty())
-    text += " (" + displayName(frame.file) +
-            (frame.line ? ":" + std::to_string(frame.line) : "") + ")";
-  return text;
-}
-
 // "calling contexts (N samples):" then each kept one, most counted first:
 // "  COUNT [(up to ERROR fewer)] in G <- F (file:line) <- ...", the first
 // function named only where the path's code is not its own function's
 // (it was inlined there).
 void showContexts(const FunctionMetadata &f, const Residual &x,
                   std::ostream &out) {
-  if (x.contexts.empty())
+  if (x.contexts.kept.empty())
     return;
   out << "    calling contexts ("
-      << plural(x.contextSamples, "sample", "samples") << "):\n";
-  for (const DecodedContext &c : x.contexts) {
-    out << "      " << c.count;
-    if (c.error)
-      out << " (up to " << c.error << " fewer)";
-    const std::string &where = c.frames.front().function;
-    out << (where == f.name || where.empty() ? "" : " in " + where);
-    for (size_t k = 1; k < c.frames.size(); ++k)
-      out << (k == 1 ? ": called from " : " <- ") << frameText(c.frames[k]);
-    out << "\n";
-  }
+      << plural(x.contexts.samples, "sample", "samples") << "):\n";
+  for (const SourceContext &c : x.contexts.kept)
+    out << "      " << c.count
+        << (c.error ? " (up to " + std::to_string(c.error) + " fewer)" : "")
+        << ": " << contextText(c, f.name) << "\n";
 }
 
 void showText(const DecodedReport &d, const DecodeOptions &options,
@@ -556,24 +474,8 @@ nlohmann::json reportJson(const DecodedReport &d) {
       j["first_seen_ns"] = p.residual.firstSeenNs;
       j["first_seen"] = utcTime(p.residual.firstSeenNs);
       j["thread"] = p.residual.thread;
-      if (p.residual.contextSamples) {
-        nlohmann::json kept = nlohmann::json::array();
-        for (const DecodedContext &c : p.residual.contexts) {
-          nlohmann::json frames = nlohmann::json::array();
-          for (const SourceFrame &frame : c.frames)
-            frames.push_back(
-                {{"function", frame.function},
-                 {"file", frame.file.empty() ? nlohmann::json(nullptr)
-                                             : nlohmann::json(frame.file)},
-                 {"line", frame.line ? nlohmann::json(frame.line)
-                                     : nlohmann::json(nullptr)}});
-          kept.push_back({{"count", c.count},
-                          {"error", c.error},
-                          {"frames", std::move(frames)}});
-        }
-        j["contexts"] = {{"samples", p.residual.contextSamples},
-                         {"kept", std::move(kept)}};
-      }
+      if (p.residual.contexts.samples)
+        j["contexts"] = toJson(p.residual.contexts);
       j["nearest_tested"] =
           p.nearest ? toJson(f, *p.nearest) : nlohmann::json(nullptr);
       nlohmann::json divergence = nullptr;

@@ -2,6 +2,7 @@
 
 #include "ExitCodes.h"
 #include "FileIo.h"
+#include "Modules.h"
 #include "formats/ReportFormats.h"
 
 #include "pathcov/format/Corpus.h"
@@ -27,6 +28,8 @@ struct ReportOptions {
   std::string output = "-";
   std::string branches = "paths"; // cobertura, sonarqube: or outcomes
   std::vector<std::string> sourceRoots; // --source-root, in order
+  // Debug info of the objects calling contexts name (Symbolizer.h).
+  std::vector<std::string> debugDirs{kDefaultDebugDir};
   ReportSettings settings;
 };
 
@@ -71,7 +74,10 @@ int runReport(const ReportOptions &options) {
     const CorpusProjection projection = projectCorpus(corpus, settings.decisions);
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);
-    const ReportInput input{corpus, projection, field, sources, settings};
+    Symbolizer symbolizer(options.debugDirs);
+    const std::map<FieldKey, SourceContexts> contexts =
+        fieldContexts(corpus, symbolizer);
+    const ReportInput input{corpus, projection, field, sources, settings, contexts};
     if (format.writeDirectory)
       return format.writeDirectory(input, options.output);
     text = format.writeFile(input);
@@ -150,6 +156,11 @@ void addReportCommand(CLI::App &app, int &exitCode,
                    "counts them (outcomes)")
       ->check(CLI::IsMember({"paths", "outcomes"}))
       ->capture_default_str();
+  report->add_option(
+      "--debug-dir", options->debugDirs,
+      "html, sarif: where to look for the debug info of the objects the field "
+      "paths' calling contexts name, as DIR/.build-id/xx/rest.debug by "
+      "build-id; repeatable (default, and always: /usr/lib/debug)");
   report->add_option("--title", options->settings.title, "html: the report's title")
       ->capture_default_str();
   report->footer(reportHelp());

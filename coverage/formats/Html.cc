@@ -33,6 +33,7 @@ struct HtmlOptions {
   std::string title;
   std::string date;    // when the report was made, as people read it
   std::string command; // the command that made it, as a shell takes it
+  const std::map<FieldKey, SourceContexts> &contexts; // of field paths
 };
 
 std::string utcText(std::time_t when) {
@@ -423,8 +424,24 @@ std::string pathItem(const FunctionView &v, const std::string &file,
          "</li>\n";
 }
 
+// A field path's calling contexts (docs/residual-mode.md), folded.
+std::string contextsItem(const SourceContexts &contexts,
+                         const std::string &function) {
+  std::ostringstream out;
+  out << "<li class=\"contexts\"><details><summary>calling contexts ("
+      << contexts.samples << (contexts.samples == 1 ? " sample" : " samples")
+      << ")</summary><ol>\n";
+  for (const SourceContext &c : contexts.kept)
+    out << "<li>" << c.count
+        << (c.error ? " (up to " + std::to_string(c.error) + " fewer)" : "")
+        << ": " << escapeMarkup(contextText(c, function)) << "</li>\n";
+  out << "</ol></details></li>\n";
+  return out.str();
+}
+
 std::string functionSection(const FunctionView &v, const std::string &file,
-                            const FieldRuns &field) {
+                            const FieldRuns &field,
+                            const std::map<FieldKey, SourceContexts> &contexts) {
   const CorpusFunction &f = *v.projection->function;
   const FunctionMetadata &m = f.metadata;
   std::ostringstream out;
@@ -470,6 +487,9 @@ std::string functionSection(const FunctionView &v, const std::string &file,
       out << pathItem(v, file, id, tested ? "tested" : "residual",
                       "ran " + std::to_string(runs) + "x in the field, " +
                           (tested ? "tested" : "never tested"));
+      const auto context = contexts.find({m.identity, m.checksum, id});
+      if (context != contexts.end() && !context->second.kept.empty())
+        out << contextsItem(context->second, m.name);
     }
     out << "</ul>\n";
   }
@@ -541,7 +561,7 @@ std::string filePage(const std::string &name,
   for (const FunctionProjection *f : file.functions)
     for (const FunctionView &v : views)
       if (v.projection == f)
-        out << functionSection(v, name, field);
+        out << functionSection(v, name, field, options.contexts);
   out << "</div>\n</div>\n" << kPageEnd;
   return out.str();
 }
@@ -552,7 +572,7 @@ int writeHtml(const ReportInput &input, const std::string &dir) {
   const CorpusProjection &projection = input.projection;
   const HtmlOptions options{input.sources, input.settings.title,
                             utcText(input.settings.made),
-                            input.settings.command};
+                            input.settings.command, input.contexts};
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error)

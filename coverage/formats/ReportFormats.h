@@ -5,6 +5,7 @@
 // in ReportFormats.cc.
 #pragma once
 
+#include "Contexts.h"
 #include "Projections.h"
 #include "SourceFiles.h"
 
@@ -28,13 +29,15 @@ struct ReportSettings {
 };
 
 // What every writer reads: the corpus, its coverage computed once, its
-// field paths, where its sources are and the settings.
+// field paths, where its sources are and the settings, and the field
+// paths' calling contexts (html, sarif).
 struct ReportInput {
   const Corpus &corpus;
   const CorpusProjection &projection;
   const FieldRuns &field;
   const SourceFiles &sources;
   const ReportSettings &settings;
+  const std::map<FieldKey, SourceContexts> &contexts;
 };
 
 // The writers, one file each: a file's text, or (html) a directory of

@@ -48,8 +48,39 @@ nlohmann::json location(const std::string &file, int line,
   return l;
 }
 
+// SARIF's stacks of a result: a field path's calling contexts, each a
+// stack of frames, innermost first (where the path's code is, then its
+// callers' calls).
+nlohmann::json contextStacks(const SourceContexts &contexts,
+                             const std::string &function) {
+  nlohmann::json stacks = nlohmann::json::array();
+  for (const SourceContext &c : contexts.kept) {
+    nlohmann::json frames = nlohmann::json::array();
+    for (const SourceFrame &f : c.frames) {
+      nlohmann::json frame = {
+          {"location",
+           {{"logicalLocations", {{{"fullyQualifiedName", f.function}}}}}}};
+      if (!f.file.empty() && f.line > 0)
+        frame["location"]["physicalLocation"] =
+            location(f.file, f.line)["physicalLocation"];
+      frames.push_back(std::move(frame));
+    }
+    stacks.push_back(
+        {{"message",
+          {{"text", "Ran " + std::to_string(c.count) + " of " +
+                        std::to_string(contexts.samples) + " sampled times" +
+                        (c.error ? " (up to " + std::to_string(c.error) +
+                                       " fewer)"
+                                 : "") +
+                        ": " + contextText(c, function)}}},
+         {"frames", std::move(frames)}});
+  }
+  return stacks;
+}
+
 nlohmann::json sarifResult(const FunctionProjection &projection, uint64_t id,
-                           bool residual, uint64_t fieldCount) {
+                           bool residual, uint64_t fieldCount,
+                           const SourceContexts *contexts) {
   const FunctionMetadata &m = projection.function->metadata;
   const PathDescription p = describePath(m, projection.numbered, id);
   nlohmann::json flow = nlohmann::json::array();
@@ -79,7 +110,7 @@ nlohmann::json sarifResult(const FunctionProjection &projection, uint64_t id,
                 : "Path " + std::to_string(id) + " of " + m.name +
                       " is never run by the tests: ") +
       pathText(m, p);
-  return {{"ruleId", residual ? "pathcov/residual-path" : "pathcov/untested-path"},
+  nlohmann::json result = {{"ruleId", residual ? "pathcov/residual-path" : "pathcov/untested-path"},
           {"level", residual ? "warning" : "note"},
           {"message", {{"text", text}}},
           {"locations", {location(firstFile, firstLine)}},
@@ -91,6 +122,9 @@ nlohmann::json sarifResult(const FunctionProjection &projection, uint64_t id,
             {"checksum", m.checksum},
             {"path_id", id},
             {"num_paths", m.numPaths}}}};
+  if (contexts && !contexts->kept.empty())
+    result["stacks"] = contextStacks(*contexts, m.name);
+  return result;
 }
 
 } // namespace
@@ -123,7 +157,10 @@ std::string writeSarif(const ReportInput &input) {
         truncated = true;
         break;
       }
-      results.push_back(sarifResult(projection, id, residual, count));
+      const auto contexts = input.contexts.find({m.identity, m.checksum, id});
+      results.push_back(sarifResult(
+          projection, id, residual, count,
+          contexts == input.contexts.end() ? nullptr : &contexts->second));
     }
     if (truncated)
       break;

@@ -84,7 +84,8 @@ TEST(ReportFormats, EachWriterWritesItsFormat) {
   const FieldRuns field = fieldRunsByFunction(corpus);
   const SourceFiles sources({});
   const ReportSettings settings;
-  const ReportInput input{corpus, projection, field, sources, settings};
+  const std::map<FieldKey, SourceContexts> contexts;
+  const ReportInput input{corpus, projection, field, sources, settings, contexts};
   const std::string dir = testing::TempDir() + "/pathcov-report-formats";
   for (const ExpectedFormat &expected : kExpected) {
     const ReportFormat &format = *findReportFormat(expected.name);

@@ -118,7 +118,7 @@ static void sample(void *arg) {
  * this file runs behind pathcov_preserving_vectors). */
 __attribute__((target("general-regs-only"))) void
 pathcov_sample_context(struct entry *e) {
-  unsigned depth = __atomic_load_n(&context_pool.depth, __ATOMIC_RELAXED);
+  unsigned depth = __atomic_load_n(&context_settings.depth, __ATOMIC_RELAXED);
   if (depth == 0)
     return;
   struct walk w;

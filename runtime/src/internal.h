@@ -304,14 +304,20 @@ struct context {
   uintptr_t pc[CONTEXT_DEPTH_MAX];
 };
 
-struct context_pool {
-  uint32_t used; /* records handed out; may pass the capacity */
+/* The settings, in .data (they start at their defaults), apart from the
+ * records, in .bss (zero, and resident only as used). */
+struct context_settings {
   uint32_t depth;  /* addresses to capture: PATHCOV_CONTEXT_DEPTH */
   uint64_t period; /* a residual path's runs per sample after its first:
                       PATHCOV_CONTEXT_PERIOD */
+};
+
+struct context_pool {
+  uint32_t used; /* records handed out; may pass the capacity */
   struct context records[CONTEXT_CAPACITY];
 };
 
+extern struct context_settings context_settings;
 extern struct context_pool context_pool;
 
 struct entry;
@@ -328,7 +334,7 @@ void pathcov_sample_context(struct entry *e);
  * path's entry. With contexts off too, so that a stale word (below) costs
  * at most a period. */
 static inline uint64_t seen_word_arm(void) {
-  return __atomic_load_n(&context_pool.period, __ATOMIC_RELAXED) - 1;
+  return __atomic_load_n(&context_settings.period, __ATOMIC_RELAXED) - 1;
 }
 
 enum { ENTRY_PENDING = 0, ENTRY_LIVE = 1, ENTRY_DEAD = 2 };

@@ -34,8 +34,9 @@
  * library for a path recorder always brings the reports (constructors,
  * handlers) along. */
 struct residual_table residual_table;
-struct context_pool context_pool = {.depth = CONTEXT_DEPTH_DEFAULT,
-                                    .period = CONTEXT_PERIOD_DEFAULT};
+struct context_settings context_settings = {.depth = CONTEXT_DEPTH_DEFAULT,
+                                            .period = CONTEXT_PERIOD_DEFAULT};
+struct context_pool context_pool;
 
 /* The crash signals (docs/residual-mode.md). */
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
@@ -306,7 +307,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, ", \"signal\": ");
     pathcov_out_u64(o, (uint64_t)signal);
   }
-  const int contexts_on = __atomic_load_n(&context_pool.depth, __ATOMIC_RELAXED) > 0;
+  const int contexts_on = __atomic_load_n(&context_settings.depth, __ATOMIC_RELAXED) > 0;
   struct context_objects objects;
   objects.used = 0;
   pathcov_out_str(o, ",\n \"residual_paths\": [");
@@ -338,9 +339,9 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_str(o, "]");
   if (contexts_on) {
     pathcov_out_str(o, ",\n \"context_depth\": ");
-    pathcov_out_u64(o, context_pool.depth);
+    pathcov_out_u64(o, context_settings.depth);
     pathcov_out_str(o, ", \"context_period\": ");
-    pathcov_out_u64(o, context_pool.period);
+    pathcov_out_u64(o, context_settings.period);
     format_context_modules(o, &objects);
   }
   pathcov_out_str(o, ",\n \"dropped_paths\": ");
@@ -563,12 +564,12 @@ static uint64_t read_setting(const char *name, uint64_t max, int zero,
 static void init_reports(void) {
   /* Residual paths run before now (other modules' constructors) were
    * sampled with the defaults; a word armed then keeps its arm (entry). */
-  __atomic_store_n(&context_pool.depth,
+  __atomic_store_n(&context_settings.depth,
                    (uint32_t)read_setting("PATHCOV_CONTEXT_DEPTH",
                                           CONTEXT_DEPTH_MAX, 1,
                                           CONTEXT_DEPTH_DEFAULT),
                    __ATOMIC_RELAXED);
-  __atomic_store_n(&context_pool.period,
+  __atomic_store_n(&context_settings.period,
                    read_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62, 0,
                                 CONTEXT_PERIOD_DEFAULT),
                    __ATOMIC_RELAXED);

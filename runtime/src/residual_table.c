@@ -190,7 +190,7 @@ static void sighted(struct entry *e, uint64_t runs) {
   uint64_t *tag = seen_slot(e->fn, e->id);
   if (tag)
     claim_seen_slot(tag, e->id);
-  if (runs && before % __atomic_load_n(&context_pool.period, __ATOMIC_RELAXED) == 0 &&
+  if (runs && before % __atomic_load_n(&context_settings.period, __ATOMIC_RELAXED) == 0 &&
       take_busy(e)) {
     pathcov_sample_context(e);
     give_busy(e);

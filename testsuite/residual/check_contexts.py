@@ -18,7 +18,11 @@ that fit are exact), then run on x = 500:
   - threads 1000: 2000 runs counted exactly, each context in `worker`;
   - signal: the context goes through the handler and the signal frame to
     the code that raised it;
-  - crash 1: the crash report (SIGSEGV) holds the contexts.
+  - crash 1: the crash report (SIGSEGV) holds the contexts;
+  - the chains and crash reports merged into the test corpus: each
+    sighting keeps its contexts, merging them again changes nothing,
+    `pathcov sightings` rows merged back give the same corpus, and the
+    HTML report and SARIF (a result's `stacks`) show them.
 Every report is checked against schemas/report.schema.json and decode's
 output against decode.schema.json. Exits non-zero on failure."""
 import argparse
@@ -32,7 +36,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import check, finish, fresh_directory, must  # noqa: E402
+from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
 
 PROGRAM = os.path.join(HERE, "programs", "contexts.c")
 SCHEMAS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "schemas")
@@ -205,11 +209,58 @@ def main():
           sorted(c["count"] for c in r.classify["contexts"]["kept"])
           == [1, 3, 5], "crash: the contexts in the crash report",
           json.dumps(r.classify.get("contexts")))
-    return finish([], "contexts: chains exact, Space Saving's bounds, threads, "
-                      "a signal handler and a crash")
+    check_merged(args, corpus, [os.path.join(args.workdir, name)
+                                for name in ("chains", "crash")],
+                 [via_a, ("chains", marker_line("main -> via_a"))])
+    return finish(FAILURES, "contexts: chains exact, Space Saving's bounds, threads, "
+                      "a signal handler, a crash; merged, idempotent, rows "
+                      "round trip, shown by report (html, sarif)")
+
+
+def check_merged(args, corpus, reports, hottest):
+    """The reports merged into the test corpus keep their contexts
+    (each sighting its report's), merge the same again and it is the same
+    corpus, `sightings` rows merged back give the same corpus; the HTML
+    report and SARIF show classify's contexts, the hottest first."""
+    def merged(*inputs):
+        out = os.path.join(args.workdir, f"merged-{len(os.listdir(args.workdir))}.json")
+        must([args.pathcov, "merge", "-o", out, *inputs], "merge")
+        with open(out, "rb") as f:
+            return out, f.read()
+    first, text = merged(corpus, *reports)
+    doc = json.loads(text)
+    validate(doc, "corpus.schema.json", "merged corpus")
+    classify = next(f for f in doc["functions"] if f["name"] == "classify")
+    seen = classify["field_paths"][0]["seen"]
+    check(len(seen) == 2 and all(s["contexts"]["samples"] >= 1 for s in seen),
+          "merge: each report's sighting keeps its contexts", json.dumps(seen)[:400])
+    check(all(r["context_modules"] for r in doc["reports"]),
+          "merge: each report keeps its context_modules")
+    check(merged(first, *reports)[1] == text, "merge: the same reports again "
+          "change nothing")
+    rows = os.path.join(args.workdir, "rows.ndjson")
+    must([args.pathcov, "sightings", "-o", rows, *reports], "sightings")
+    check(merged(corpus, rows)[1] == text, "merge: rows give the same corpus")
+    sarif = os.path.join(args.workdir, "report.sarif")
+    must([args.pathcov, "report", "--format", "sarif", "-o", sarif, first],
+         "report --format sarif")
+    with open(sarif) as f:
+        results = json.load(f)["runs"][0]["results"]
+    stacks = next(r["stacks"] for r in results
+                  if r["properties"]["identity"].endswith(":classify"))
+    names = [(fr["location"]["logicalLocations"][0]["fullyQualifiedName"],
+              fr["location"].get("physicalLocation", {}).get("region", {})
+              .get("startLine")) for fr in stacks[0]["frames"]]
+    check(names[0][0] == "classify" and names[1:3] == hottest,
+          "sarif: classify's hottest context first", str(names))
+    html = os.path.join(args.workdir, "html")
+    must([args.pathcov, "report", "--format", "html", "-o", html, first],
+         "report --format html")
+    pages = "".join(open(p).read() for p in glob.glob(os.path.join(html, "*.html")))
+    check("calling contexts (" in pages and
+          f"called from via_a (" in pages, "html: the contexts shown")
+
 
 
 if __name__ == "__main__":
-    status = main()
-    from testlib import FAILURES  # noqa: E402
-    sys.exit(1 if FAILURES else status)
+    sys.exit(main())

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -47,11 +48,33 @@ struct CorpusModule {
 // another shape is another function.
 using FunctionKey = std::pair<std::string, std::string>;
 
+// A calling context of a residual path (docs/residual-mode.md, "Calling
+// contexts"), as its report gives it: the start of the function the path
+// end's code is in, then the return addresses of its callers, innermost
+// first. A frame's address is as in the file of the object its report's
+// context_modules[module] names; without a module, as the process saw it.
+struct ContextFrame {
+  std::optional<size_t> module;
+  uint64_t address = 0;
+};
+// Kept by Space Saving: `count` overestimates its samples by at most
+// `error`.
+struct CallingContext {
+  uint64_t count = 0;
+  uint64_t error = 0;
+  std::vector<ContextFrame> frames;
+};
+struct CallingContexts {
+  uint64_t samples = 0; // 0: none sampled (and none kept)
+  std::vector<CallingContext> kept;
+};
+
 // Field observations (`pathcov merge`, docs/merge.md): one report's view of
 // one residual path (its counts added up over comdat copies).
 struct FieldSighting {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0;
+  CallingContexts contexts; // their frames' modules are the report's
 };
 
 // A report folded into the corpus: its provenance record.
@@ -63,7 +86,33 @@ struct MergedReport {
   uint64_t writtenNs = 0;
   std::string reason;
   uint64_t droppedPaths = 0;
+  std::vector<CorpusModule> contextModules; // what its contexts' frames name
 };
+
+// Only the digits 0-9 and a-f (a build-id, a checksum).
+bool isLowerHex(const std::string &text);
+// A build-id member `key` of `object`: lowercase hex digits of whole bytes,
+// or null ("": none); InputError naming `at` otherwise or when missing.
+std::string readBuildId(const JsonPath &at, const nlohmann::json &object,
+                        const char *key = "build_id");
+// A report's context_modules (its `at`).
+std::vector<CorpusModule> readContextModules(const JsonPath &at,
+                                             const nlohmann::json &modules);
+nlohmann::json contextModulesJson(const std::vector<CorpusModule> &modules);
+// A residual path's `contexts` at `at`, checked: counts at least 1 and
+// above their errors, the kept contexts' certain samples (count - error)
+// within `samples`, frames' modules below numModules.
+CallingContexts readCallingContexts(const JsonPath &at, const nlohmann::json &c,
+                                    size_t numModules);
+nlohmann::json toJson(const CallingContexts &contexts);
+// How many of its report's context_modules the contexts' frames need (the
+// largest index named, plus one), and the error of a sighting at `at`
+// whose report has fewer.
+size_t modulesNeeded(const CallingContexts &contexts);
+std::string contextsBeyondReport(const JsonPath &at, const std::string &report);
+// The contexts of two listings of one path (a comdat function's copies, a
+// report's sightings): samples added up, every kept context kept.
+void addContexts(CallingContexts &into, const CallingContexts &more);
 
 // A field path: (identity, checksum, Ball-Larus id).
 using FieldKey = std::tuple<std::string, std::string, uint64_t>;
@@ -183,6 +232,7 @@ CorpusFunction readCorpusFunction(const JsonPath &at, const nlohmann::json &j,
 // The errors of a sighting at `at` that cannot be checked on its own.
 std::string listedTwice(const JsonPath &at, const FieldKey &path,
                         const std::string &report);
+// (contextsBeyondReport, above, is the third.)
 std::string notInReports(const JsonPath &at, const std::string &report);
 
 } // namespace pathcov

@@ -1,0 +1,122 @@
+#include "Contexts.h"
+
+#include <algorithm>
+#include <sstream>
+#include <tuple>
+
+namespace pathcov {
+
+namespace {
+
+bool sameSource(const std::vector<SourceFrame> &a,
+                const std::vector<SourceFrame> &b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const SourceFrame &x, const SourceFrame &y) {
+                      return std::tie(x.function, x.file, x.line) ==
+                             std::tie(y.function, y.file, y.line);
+                    });
+}
+
+// A frame no function could be found for: its address and object.
+SourceFrame unknownFrame(const ContextFrame &frame,
+                         const std::vector<CorpusModule> &modules) {
+  std::ostringstream text;
+  text << "0x" << std::hex << frame.address;
+  if (frame.module)
+    text << " in " << modules[*frame.module].path;
+  return {text.str(), "", 0};
+}
+
+std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
+                                          const std::vector<CorpusModule> &modules,
+                                          Symbolizer &symbolizer) {
+  std::vector<SourceFrame> frames;
+  for (size_t k = 0; k < context.frames.size(); ++k) {
+    const ContextFrame &frame = context.frames[k];
+    std::vector<SourceFrame> found;
+    if (frame.module && *frame.module < modules.size()) {
+      const CorpusModule &m = modules[*frame.module];
+      found = symbolizer.symbolize(m.path, m.buildId, frame.address, k > 0);
+    }
+    if (found.empty())
+      found.push_back(unknownFrame(frame, modules));
+    if (k == 0) // the function's start: its name is what it says
+      found = {{found.back().function, "", 0}};
+    frames.insert(frames.end(), found.begin(), found.end());
+  }
+  return frames;
+}
+
+} // namespace
+
+void addSourceContexts(SourceContexts &into, const CallingContexts &contexts,
+                       const std::vector<CorpusModule> &modules,
+                       Symbolizer &symbolizer) {
+  into.samples += contexts.samples;
+  for (const CallingContext &context : contexts.kept) {
+    std::vector<SourceFrame> frames =
+        symbolizeContext(context, modules, symbolizer);
+    auto same = std::find_if(into.kept.begin(), into.kept.end(),
+                             [&](const SourceContext &c) {
+                               return sameSource(c.frames, frames);
+                             });
+    if (same == into.kept.end())
+      same = into.kept.insert(same, {0, 0, std::move(frames)});
+    same->count += context.count;
+    same->error += context.error;
+  }
+  std::stable_sort(into.kept.begin(), into.kept.end(),
+                   [](const SourceContext &a, const SourceContext &b) {
+                     return a.count > b.count;
+                   });
+}
+
+std::map<FieldKey, SourceContexts> fieldContexts(const Corpus &corpus,
+                                                 Symbolizer &symbolizer) {
+  std::map<FieldKey, SourceContexts> contexts;
+  for (const auto &[path, sightings] : corpus.field)
+    for (const auto &[report, s] : sightings) {
+      const auto merged = corpus.reports.find(report);
+      if (s.contexts.samples && merged != corpus.reports.end())
+        addSourceContexts(contexts[path], s.contexts,
+                          merged->second.contextModules, symbolizer);
+    }
+  return contexts;
+}
+
+nlohmann::json toJson(const SourceContexts &contexts) {
+  nlohmann::json kept = nlohmann::json::array();
+  for (const SourceContext &c : contexts.kept) {
+    nlohmann::json frames = nlohmann::json::array();
+    for (const SourceFrame &frame : c.frames)
+      frames.push_back(
+          {{"function", frame.function},
+           {"file", frame.file.empty() ? nlohmann::json() : nlohmann::json(frame.file)},
+           {"line", frame.line ? nlohmann::json(frame.line) : nlohmann::json()}});
+    kept.push_back({{"count", c.count}, {"error", c.error}, {"frames", frames}});
+  }
+  return {{"samples", contexts.samples}, {"kept", std::move(kept)}};
+}
+
+std::string frameText(const SourceFrame &frame) {
+  std::string text = frame.function.empty() ? "??" : frame.function;
+  if (!frame.file.empty())
+    text += " (" + frame.file +
+            (frame.line ? ":" + std::to_string(frame.line) : "") + ")";
+  return text;
+}
+
+std::string contextText(const SourceContext &context,
+                        const std::string &function) {
+  std::string text;
+  const std::string &where = context.frames.front().function;
+  if (!where.empty() && where != function)
+    text = "in " + where;
+  for (size_t k = 1; k < context.frames.size(); ++k)
+    text += (k == 1 ? (text.empty() ? "called from " : ": called from ")
+                    : " <- ") +
+            frameText(context.frames[k]);
+  return text;
+}
+
+} // namespace pathcov
