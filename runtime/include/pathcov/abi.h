@@ -127,11 +127,14 @@ struct pathcov_function {
    * where a path end's check misses, subtracts 1 from the word (an atomic
    * sub with PATHCOV_FN_ATOMIC) and, if the result is negative, calls
    * __pathcov_residual_word with the path's id. The runtime records
-   * the path, then opens the word: adds 2^63 to it, if it is still
-   * negative, by a compare-and-swap. So a word is 0 until its path first
-   * runs; -n (top bit set) after n runs, the path not yet recorded; 2^63 - n
-   * once recorded: every run counts in the word, and a path end returns
-   * only once its path is in the runtime's table.
+   * the path, then arms the word: sets it, by a compare-and-swap, to the
+   * runs before its next call (a context period, less one), taking the
+   * runs it held into its own count. So a word is 0 until its path first
+   * runs; -n (top bit set) after n runs, the path not yet recorded; then
+   * counts down to the next call, when the runtime samples the path's
+   * calling context (docs/residual-mode.md) and arms it again: every run
+   * counts, and a path end returns only once its path is in the runtime's
+   * table.
    *
    * Else seen_slots tags then seen_slots counts, all uint64_t (slot k is
    * seen[k] and seen[seen_slots + k]; ABI 5 and earlier interleaved them).
@@ -176,7 +179,7 @@ void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id);
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode, PATHCOV_FN_SEEN_WORDS: path `id`'s seen word went
- * negative: record the path and open its word. */
+ * negative: record the path (or sample its context) and arm its word. */
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id);
 
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
