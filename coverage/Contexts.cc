@@ -116,6 +116,9 @@ std::string contextText(const SourceContext &context,
     text += (k == 1 ? (text.empty() ? "called from " : ": called from ")
                     : " <- ") +
             frameText(context.frames[k]);
+  // PATHCOV_CONTEXT_DEPTH=1, or code without unwind tables.
+  if (context.frames.size() == 1)
+    text += text.empty() ? "callers unknown" : ", callers unknown";
   return text;
 }
 

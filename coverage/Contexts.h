@@ -47,7 +47,8 @@ nlohmann::json toJson(const SourceContexts &contexts);
 std::string frameText(const SourceFrame &frame);
 
 // A context as a line of text: "in G: called from F (file:line) <- ...",
-// "in G" only where the path end's code is not `function`'s own.
+// "in G" only where the path end's code is not `function`'s own; "callers
+// unknown" where the walk found none (code without unwind tables).
 std::string contextText(const SourceContext &context,
                         const std::string &function);
 

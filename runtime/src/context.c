@@ -30,6 +30,11 @@ struct walk {
   struct entry *e;
 };
 
+static int is_stub(uintptr_t address) {
+  return address >= (uintptr_t)__pathcov_stubs_start &&
+         address < (uintptr_t)__pathcov_stubs_end;
+}
+
 /* Frames up to the stub are the runtime's own; the frame after it is the
  * function whose path end called the stub (its start is the context's
  * first address, the same for every copy of the path end), then its
@@ -38,15 +43,21 @@ static _Unwind_Reason_Code visit(struct _Unwind_Context *context, void *arg) {
   struct walk *w = arg;
   uintptr_t ip = _Unwind_GetIP(context);
   if (!w->past_stub) {
-    w->past_stub = ip > (uintptr_t)__pathcov_stubs_start &&
-                   ip <= (uintptr_t)__pathcov_stubs_end;
+    w->past_stub = is_stub(ip - 1); /* a return address in a stub */
     return _URC_NO_REASON;
   }
   if (ip == 0) /* the outermost frame's return address */
     return _URC_END_OF_STACK;
-  w->pc[w->depth] =
-      w->depth == 0 ? (uintptr_t)_Unwind_GetRegionStart(context) : ip;
-  ++w->depth;
+  uintptr_t pc = ip;
+  if (w->depth == 0) {
+    /* The function's start, where it has unwind information: without it
+     * (-fno-asynchronous-unwind-tables) the region is still the stub's,
+     * and its return address serves. */
+    uintptr_t start = (uintptr_t)_Unwind_GetRegionStart(context);
+    if (start && start <= ip && !is_stub(start))
+      pc = start;
+  }
+  w->pc[w->depth++] = pc;
   return w->depth < w->max ? _URC_NO_REASON : _URC_END_OF_STACK;
 }
 

@@ -19,6 +19,7 @@ that fit are exact), then run on x = 500:
   - signal: the context goes through the handler and the signal frame to
     the code that raised it;
   - crash 1: the crash report (SIGSEGV) holds the contexts;
+  - a build without unwind tables: each context is the function alone;
   - the chains and crash reports merged into the test corpus: each
     sighting keeps its contexts, merging them again changes nothing,
     `pathcov sightings` rows merged back give the same corpus, and the
@@ -209,6 +210,25 @@ def main():
           sorted(c["count"] for c in r.classify["contexts"]["kept"])
           == [1, 3, 5], "crash: the contexts in the crash report",
           json.dumps(r.classify.get("contexts")))
+    # Code without unwind tables: the context stops at the function (no
+    # crash, no garbage), and says so.
+    bare = os.path.join(args.workdir, "residual-no-unwind-tables")
+    must([*build, "-fplugin-arg-pathcov-mode=residual",
+          f"-fplugin-arg-pathcov-corpus={corpus}",
+          "-fno-asynchronous-unwind-tables", "-fno-unwind-tables",
+          "-o", bare, *link], "residual build without unwind tables")
+    r = Run(args, bare, "no-unwind-tables", ["chains", "2"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    kept = r.classify["contexts"]["kept"]
+    check(r.classify["count"] == 18 and
+          [len(c["frames"]) for c in kept] == [1] and
+          kept[0]["frames"][0]["function"] == "classify",
+          "no-unwind-tables: the function alone", json.dumps(kept))
+    text = must([args.pathcov, "decode", *glob.glob(os.path.join(
+        args.workdir, "no-unwind-tables", "*.json"))], "decode").stdout
+    check("18: callers unknown" in text, "no-unwind-tables: decode says so",
+          text)
+
     check_merged(args, corpus, [os.path.join(args.workdir, name)
                                 for name in ("chains", "crash")],
                  [via_a, ("chains", marker_line("main -> via_a"))])
