@@ -322,11 +322,18 @@ extern struct context_pool context_pool;
 
 struct entry;
 
-/* Captures the calling context of the path end whose stub is on the stack
- * and counts it among e's (context.c), e's `busy` held. Nothing when
- * contexts are off or there is no stub to find (not x86-64).
- * Async-signal-safe; preserves every vector register. */
-void pathcov_sample_context(struct entry *e);
+/* Walks the calling context of the path end whose stub's frame is
+ * `stub_frame` and counts it among e's (context.c), e's `busy` held.
+ * Nothing when contexts are off or there is no stub frame (a direct call,
+ * or not x86-64). Async-signal-safe; leaves vector registers alone. */
+void pathcov_sample_context(struct entry *e, const void *stub_frame);
+
+/* The stubs' targets (path_miss_x86_64.S): __pathcov_residual_path and
+ * __pathcov_residual_word with the stub's frame. */
+void pathcov_site_residual_path(struct pathcov_function *fn, uint64_t id,
+                                const void *stub_frame);
+void pathcov_site_residual_word(struct pathcov_function *fn, uint64_t id,
+                                const void *stub_frame);
 
 /* What the runtime sets a seen word to once it has recorded the path, so
  * that the word goes negative, and calls it, once every context period:

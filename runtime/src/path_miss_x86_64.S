@@ -6,6 +6,8 @@
  *     residual path not yet in its seen slot;
  *   __pathcov_site_residual_word: __pathcov_residual_word(fn, id), a seen
  *     word gone negative;
+ *   (both through pathcov_site_*, which also get the stub's frame, where
+ *   context.c's walk of the path end's calling context starts;)
  *   __pathcov_site_record_miss: __pathcov_record_miss(fn, id), a path of a
  *     hashed record-mode function not in its seen slot.
  *
@@ -33,8 +35,8 @@
 \name\():
         .cfi_startproc
         /* The caller's stack pointer before its call sequence is 144 bytes
-         * up (return address, v, red zone): said so, an unwinder finds the
-         * caller's frame (context.c walks through here). */
+         * up (return address, v, red zone): said so, an unwinder (a
+         * debugger's) finds the caller's frame. */
         .cfi_def_cfa_offset 144
         .cfi_offset 16, -144
         pushq   %rbp
@@ -57,6 +59,7 @@
         leaq    2(%rax,%rdi), %rdi /* fn */
         movslq  6(%rax), %rsi
         addq    16(%rbp), %rsi  /* id = v + c */
+        movq    %rbp, %rdx      /* this frame, where a context walk starts */
         call    \target
         leaq    -72(%rbp), %rsp
         popq    %r11
@@ -75,20 +78,14 @@
         .size   \name, .-\name
 .endm
 
-        .globl  __pathcov_stubs_start
-        .hidden __pathcov_stubs_start
-__pathcov_stubs_start:
-        PATH_MISS_STUB __pathcov_site_residual_path, __pathcov_residual_path
-        PATH_MISS_STUB __pathcov_site_residual_word, __pathcov_residual_word
+        PATH_MISS_STUB __pathcov_site_residual_path, pathcov_site_residual_path
+        PATH_MISS_STUB __pathcov_site_residual_word, pathcov_site_residual_word
         PATH_MISS_STUB __pathcov_site_record_miss, __pathcov_record_miss
-        .globl  __pathcov_stubs_end
-        .hidden __pathcov_stubs_end
-__pathcov_stubs_end:
 
 /* pathcov_preserving_vectors(fn, arg): fn(arg) with every vector, x87
  * and mask register saved around it (XSAVE, or FXSAVE where the system has
  * no XSAVE), for the code behind the stubs, which must leave them alone,
- * to call code that does not (libgcc's unwinder, context.c). The save area
+ * to call code that does not (glibc's _dl_find_object, context.c). The save area
  * is on the stack, 64-byte aligned, its size the processor's for the
  * enabled state components (CPUID leaf 0xD). */
         .globl  pathcov_preserving_vectors

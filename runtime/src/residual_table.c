@@ -166,7 +166,7 @@ static void give_busy(struct entry *e) {
  *   and one every context period sample a context.
  * Only paths with an entry arm a word or claim a slot: a path the full
  * table drops keeps coming here, to be counted in dropped_paths. */
-static void sighted(struct entry *e, uint64_t runs) {
+static void sighted(struct entry *e, uint64_t runs, const void *stub_frame) {
   uint64_t *word = seen_word(e->fn, e->id);
   if (word) {
     if (!take_busy(e))
@@ -181,7 +181,7 @@ static void sighted(struct entry *e, uint64_t runs) {
       __atomic_fetch_add(&e->count, seen_word_runs(held, e->arm),
                          __ATOMIC_RELAXED);
       __atomic_store_n(&e->arm, arm, __ATOMIC_RELAXED);
-      pathcov_sample_context(e);
+      pathcov_sample_context(e, stub_frame);
     }
     give_busy(e);
     return;
@@ -192,7 +192,7 @@ static void sighted(struct entry *e, uint64_t runs) {
     claim_seen_slot(tag, e->id);
   if (runs && before % __atomic_load_n(&context_settings.period, __ATOMIC_RELAXED) == 0 &&
       take_busy(e)) {
-    pathcov_sample_context(e);
+    pathcov_sample_context(e, stub_frame);
     give_busy(e);
   }
 }
@@ -207,7 +207,8 @@ static void remember(struct pathcov_function *fn, uint32_t number) {
  * adds `runs` to its count. Not inlined: the fast path stays a leaf that
  * saves no register. */
 __attribute__((noinline)) static void record(struct pathcov_function *fn,
-                                             uint64_t id, uint64_t runs) {
+                                             uint64_t id, uint64_t runs,
+                                             const void *stub_frame) {
   uint32_t mine = 0; /* an entry filled for (fn, id), not yet published */
   for (uint32_t i = home_slot(fn, id);; i = (i + 1) & (INDEX_SLOTS - 1)) {
     uint32_t v = __atomic_load_n(&residual_table.index[i], __ATOMIC_ACQUIRE);
@@ -226,7 +227,7 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn,
         __atomic_store_n(&residual_table.entries[mine - 1].state, ENTRY_LIVE,
                          __ATOMIC_RELEASE);
         remember(fn, mine);
-        sighted(&residual_table.entries[mine - 1], runs);
+        sighted(&residual_table.entries[mine - 1], runs, stub_frame);
         return;
       }
       /* Another thread published entry v in this slot first: compare it
@@ -237,7 +238,7 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn,
       if (mine)
         give_back(mine);
       remember(fn, v);
-      sighted(e, runs);
+      sighted(e, runs, stub_frame);
       return;
     }
   }
@@ -247,7 +248,8 @@ __attribute__((noinline)) static void record(struct pathcov_function *fn,
  * or 0 where its seen word counts every run). Inlined in each entry point,
  * so that the fast path stays a leaf. */
 __attribute__((always_inline)) static inline void
-residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs) {
+residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs,
+              const void *stub_frame) {
   /* The last residual path of fn first: fn->runtime holds its entry's
    * number + 1, set only to published entries (whose fn and id never
    * change), so two compares tell whether it is this path. */
@@ -255,23 +257,35 @@ residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs) {
   if (last - 1 < RESIDUAL_CAPACITY) {
     struct entry *e = &residual_table.entries[last - 1];
     if (e->fn == fn && e->id == id) {
-      sighted(e, runs);
+      sighted(e, runs, stub_frame);
       return;
     }
   }
   if (is_residual(fn)) /* else reported once, as an invalid descriptor */
-    record(fn, id, runs);
+    record(fn, id, runs, stub_frame);
 }
 
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
-  residual_path(fn, id, 1);
+  residual_path(fn, id, 1, NULL);
 }
 
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id) {
+  pathcov_site_residual_word(fn, id, NULL);
+}
+
+/* From the stubs (path_miss_x86_64.S), with their frame: where the walk
+ * of the path end's calling context starts (context.c). */
+void pathcov_site_residual_path(struct pathcov_function *fn, uint64_t id,
+                                const void *stub_frame) {
+  residual_path(fn, id, 1, stub_frame);
+}
+
+void pathcov_site_residual_word(struct pathcov_function *fn, uint64_t id,
+                                const void *stub_frame) {
   /* The word has counted the run. A descriptor of another ABI is reported
    * at exit; an id that has no word (no plugin makes one) is ignored. */
   if (is_residual(fn) && seen_word(fn, id))
-    residual_path(fn, id, 0);
+    residual_path(fn, id, 0, stub_frame);
 }
 
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id) {

@@ -125,6 +125,8 @@ def main():
                   PROGRAM, wrap,
                   "-Wl,--wrap=__pathcov_residual_path",
                   "-Wl,--wrap=__pathcov_residual_word",
+                  "-Wl,--wrap=pathcov_site_residual_path",
+                  "-Wl,--wrap=pathcov_site_residual_word",
                   "-Wl,--wrap=__pathcov_residual_lookup", "-o", program,
                   a.runtime, "-lpthread"], f"{what}: residual build")
 

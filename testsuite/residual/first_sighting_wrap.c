@@ -1,5 +1,6 @@
 /* Linked into check_first_sighting.py's residual builds, not instrumented,
- * with -Wl,--wrap=__pathcov_residual_path and __pathcov_residual_word:
+ * with -Wl,--wrap=__pathcov_residual_path and __pathcov_residual_word, and
+ * the x86-64 stubs' targets pathcov_site_residual_path and _word:
  * counts the runtime's recordings per residual path (every call into it:
  * the x86-64 stubs', which are in another object of the runtime, and the
  * direct calls of other targets; __pathcov_residual_word's own call of the
@@ -71,6 +72,25 @@ void __wrap___pathcov_residual_lookup(struct pathcov_function *fn,
                                       uint64_t id) {
   count(&lookups, fn, id);
   __real___pathcov_residual_lookup(fn, id);
+}
+
+/* The x86-64 stubs' targets (runtime/src/internal.h): the same recorder,
+ * with the stub's frame for the calling context. */
+void __real_pathcov_site_residual_path(struct pathcov_function *fn, uint64_t id,
+                                       const void *frame);
+void __real_pathcov_site_residual_word(struct pathcov_function *fn, uint64_t id,
+                                       const void *frame);
+
+RECORDER void __wrap_pathcov_site_residual_path(struct pathcov_function *fn,
+                                                uint64_t id, const void *frame) {
+  count(&calls, fn, id);
+  __real_pathcov_site_residual_path(fn, id, frame);
+}
+
+RECORDER void __wrap_pathcov_site_residual_word(struct pathcov_function *fn,
+                                                uint64_t id, const void *frame) {
+  count(&calls, fn, id);
+  __real_pathcov_site_residual_word(fn, id, frame);
 }
 
 static void print(const char *what, const struct counts *c) {
