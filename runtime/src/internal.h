@@ -54,10 +54,12 @@ struct pathcov_located {
   char build_id[2 * PATHCOV_BUILD_ID_MAX + 1]; /* lowercase hex; "" if none */
 };
 
-/* Fills *out for the loaded object containing pc. Lock-free and
+/* Fills *out for the loaded object containing pc, its build_id only
+ * `with_build_id` (it takes a walk of the object's notes). Lock-free and
  * async-signal-safe (_dl_find_object). Returns 0, or -1 when no loaded
  * object contains pc (out is then unchanged). */
-int pathcov_locate_address(uintptr_t pc, struct pathcov_located *out);
+int pathcov_locate_address(uintptr_t pc, int with_build_id,
+                           struct pathcov_located *out);
 
 /* The main program's path (/proc/self/exe), "" if unknown;
  * async-signal-safe. */

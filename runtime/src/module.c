@@ -108,7 +108,8 @@ void pathcov_module_identify(const void *addr, struct pathcov_module *m) {
   m->base = slash ? slash + 1 : m->path;
 }
 
-int pathcov_locate_address(uintptr_t pc, struct pathcov_located *out) {
+int pathcov_locate_address(uintptr_t pc, int with_build_id,
+                           struct pathcov_located *out) {
   struct dl_find_object found;
   if (_dl_find_object((void *)pc, &found) != 0 || !found.dlfo_link_map)
     return -1;
@@ -120,7 +121,7 @@ int pathcov_locate_address(uintptr_t pc, struct pathcov_located *out) {
    * first segment. */
   const ElfW(Ehdr) *eh = found.dlfo_map_start;
   out->build_id[0] = '\0';
-  if (memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0)
+  if (with_build_id && memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0)
     read_build_id((const ElfW(Phdr) *)((const char *)eh + eh->e_phoff),
                   eh->e_phnum, map->l_addr, out->build_id);
   return 0;

@@ -201,7 +201,7 @@ static void format_frame(struct pathcov_out *o, uintptr_t pc,
                          struct context_objects *objects) {
   struct pathcov_located at;
   pathcov_out_str(o, "{\"module\": ");
-  if (pathcov_locate_address(pc, &at) != 0) {
+  if (pathcov_locate_address(pc, 0, &at) != 0) {
     pathcov_out_str(o, "null, \"address\": ");
     pathcov_out_u64(o, pc);
     pathcov_out_str(o, "}");
@@ -271,7 +271,7 @@ static void format_context_modules(struct pathcov_out *o,
   pathcov_out_str(o, ",\n \"context_modules\": [");
   for (unsigned m = 0; m < objects->used; ++m) {
     struct pathcov_located at;
-    if (pathcov_locate_address(objects->pc[m], &at) != 0)
+    if (pathcov_locate_address(objects->pc[m], 1, &at) != 0)
       at = (struct pathcov_located){.name = "", .build_id = ""};
     if (!at.name[0] && !program[0])
       pathcov_program_path(program);
