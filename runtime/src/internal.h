@@ -311,7 +311,7 @@ struct context {
 struct context_settings {
   uint32_t depth;  /* addresses to capture: PATHCOV_CONTEXT_DEPTH */
   uint64_t period; /* a residual path's runs per sample after its first:
-                      PATHCOV_CONTEXT_PERIOD */
+                      PATHCOV_CONTEXT_PERIOD, a power of two */
 };
 
 struct context_pool {

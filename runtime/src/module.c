@@ -37,11 +37,9 @@ static void read_path(const struct dl_phdr_info *info, char *path) {
     return;
   }
   /* The main program has no name in the loader's list. */
-  ssize_t n = readlink("/proc/self/exe", path, PATH_MAX - 1);
-  if (n > 0) {
-    path[n] = '\0';
+  pathcov_program_path(path);
+  if (path[0])
     return;
-  }
   const char *execfn = (const char *)getauxval(AT_EXECFN); /* no /proc */
   copy_path(path, execfn ? execfn : "");
 }

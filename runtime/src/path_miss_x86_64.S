@@ -87,7 +87,7 @@
  * no XSAVE), for the code behind the stubs, which must leave them alone,
  * to call code that does not (glibc's _dl_find_object, context.c). The save area
  * is on the stack, 64-byte aligned, its size the processor's for the
- * enabled state components (CPUID leaf 0xD). */
+ * enabled state components (CPUID leaf 0xD, asked once). */
         .globl  pathcov_preserving_vectors
         .hidden pathcov_preserving_vectors
         .type   pathcov_preserving_vectors, @function
@@ -107,13 +107,22 @@ pathcov_preserving_vectors:
         .cfi_offset %r13, -40
         movq    %rdi, %r12
         movq    %rsi, %r13
+        /* The save area's size, found once (CPUID traps to the hypervisor
+         * in a virtual machine): 1 for FXSAVE. */
+        movl    xsave_size(%rip), %ebx
+        testl   %ebx, %ebx
+        jnz     1f
         movl    $1, %eax
         cpuid
         btl     $27, %ecx       /* OSXSAVE */
-        jnc     2f
+        movl    $1, %ebx
+        jnc     0f
         movl    $0xd, %eax
         xorl    %ecx, %ecx
         cpuid                   /* ebx: the XSAVE area's size */
+0:      movl    %ebx, xsave_size(%rip)
+1:      cmpl    $1, %ebx
+        je      2f
         subq    %rbx, %rsp
         andq    $-64, %rsp
         xorl    %eax, %eax      /* the XSAVE header must start zeroed */
@@ -149,5 +158,8 @@ pathcov_preserving_vectors:
         ret
         .cfi_endproc
         .size   pathcov_preserving_vectors, .-pathcov_preserving_vectors
+
+        .local  xsave_size
+        .comm   xsave_size, 4, 4
 #endif
         .section .note.GNU-stack,"",@progbits

@@ -228,6 +228,9 @@ static void format_frame(struct pathcov_out *o, uintptr_t pc,
  * Saving kept (internal.h, context.c), most counted first. */
 static void format_contexts(struct pathcov_out *o, const struct entry *e,
                             struct context_objects *objects) {
+  const uint64_t samples = __atomic_load_n(&e->samples, __ATOMIC_RELAXED);
+  if (samples == 0) /* no stub on the stack (a call from C: tests) */
+    return;
   struct context kept[CONTEXTS_PER_PATH];
   unsigned n = 0;
   for (unsigned k = 0; k < CONTEXTS_PER_PATH; ++k) {
@@ -241,9 +244,6 @@ static void format_contexts(struct pathcov_out *o, const struct entry *e,
       kept[j] = kept[j - 1];
       kept[j - 1] = t;
     }
-  const uint64_t samples = __atomic_load_n(&e->samples, __ATOMIC_RELAXED);
-  if (samples == 0) /* no stub on the stack (a call from C: tests) */
-    return;
   pathcov_out_str(o, ",\n   \"contexts\": {\"samples\": ");
   pathcov_out_u64(o, samples);
   pathcov_out_str(o, ", \"kept\": [");
@@ -569,10 +569,13 @@ static void init_reports(void) {
                                           CONTEXT_DEPTH_MAX, 1,
                                           CONTEXT_DEPTH_DEFAULT),
                    __ATOMIC_RELAXED);
-  __atomic_store_n(&context_settings.period,
-                   read_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62, 0,
-                                CONTEXT_PERIOD_DEFAULT),
-                   __ATOMIC_RELAXED);
+  /* Rounded down to a power of two (runtime/README.md): residual_table.c
+   * masks with it. */
+  uint64_t period = read_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62,
+                                 0, CONTEXT_PERIOD_DEFAULT);
+  while (period & (period - 1))
+    period &= period - 1;
+  __atomic_store_n(&context_settings.period, period, __ATOMIC_RELAXED);
   rep.module = pathcov_this_module();
   rep.started_ns = pathcov_realtime_ns();
   FOR_EACH_DESCRIPTOR(p) {

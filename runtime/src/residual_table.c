@@ -190,7 +190,10 @@ static void sighted(struct entry *e, uint64_t runs, const void *stub_frame) {
   uint64_t *tag = seen_slot(e->fn, e->id);
   if (tag)
     claim_seen_slot(tag, e->id);
-  if (runs && before % __atomic_load_n(&context_settings.period, __ATOMIC_RELAXED) == 0 &&
+  /* The period is a power of two: a mask, no division, for a path that
+   * calls at every run. */
+  if (runs && stub_frame &&
+      (before & (__atomic_load_n(&context_settings.period, __ATOMIC_RELAXED) - 1)) == 0 &&
       take_busy(e)) {
     pathcov_sample_context(e, stub_frame);
     give_busy(e);
@@ -266,7 +269,7 @@ residual_path(struct pathcov_function *fn, uint64_t id, uint64_t runs,
 }
 
 void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id) {
-  residual_path(fn, id, 1, NULL);
+  pathcov_site_residual_path(fn, id, NULL);
 }
 
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id) {

@@ -11,7 +11,8 @@ that fit are exact), then run on x = 500:
     residual path holds the three call chains with their exact counts 50,
     30 and 10 and no error, named as functions and source lines;
   - the same with the default period (2^20): the first run's context only;
-    with PATHCOV_CONTEXT_DEPTH=0: no contexts, the same count;
+    with PATHCOV_CONTEXT_DEPTH=0: no contexts, the same count; a period
+    of 6 is 4, a depth of 99 is refused with a warning;
   - many 2 at depth 3: six chains, 4 kept: Space Saving's guarantee
     (count - error <= true <= count for each kept context, every chain run
     more than samples / 4 times kept, the counts adding up to the samples);
@@ -74,6 +75,7 @@ class Run:
                  "PATHCOV_REPORT_DIR": self.reports, **env})
         check(result.returncode == status, f"{name}: exit status",
               f"{result.returncode}, expected {status}: {result.stderr}")
+        self.stderr = result.stderr
         files = sorted(glob.glob(os.path.join(self.reports, "*.json")))
         check(len(files) == 1, f"{name}: one report", str(files))
         with open(files[0]) as f:
@@ -154,6 +156,16 @@ def main():
           [(chain(c, "chains"), c["count"]) for c in p["contexts"]["kept"]]
           == [([via_a, ("chains", marker_line("main -> via_a"))], 1)],
           "first-only: the first run's context", json.dumps(p["contexts"]))
+    # Settings: a period rounded down to a power of two (the runtime masks
+    # with it), a depth out of range refused with a warning (the default).
+    r = Run(args, residual, "settings", ["chains", "10"],
+            {"PATHCOV_CONTEXT_PERIOD": "6", "PATHCOV_CONTEXT_DEPTH": "99"})
+    check(r.report["context_period"] == 4 and r.report["context_depth"] == 8
+          and r.classify["contexts"]["samples"] == 1 + 89 // 4,
+          "settings: period 6 -> 4, depth 99 -> 8",
+          json.dumps(r.classify.get("contexts"))[:200])
+    check("pathcov: PATHCOV_CONTEXT_DEPTH=99: expected a number from 0 to 16; "
+          "using 8" in r.stderr, "settings: the depth's warning", r.stderr)
     r = Run(args, residual, "depth-0", ["chains", "10"],
             {"PATHCOV_CONTEXT_DEPTH": "0", "PATHCOV_CONTEXT_PERIOD": "1"})
     check(r.classify["count"] == 90 and "contexts" not in r.classify and
