@@ -98,6 +98,12 @@ nlohmann::json toJson(const SourceContexts &contexts) {
   return {{"samples", contexts.samples}, {"kept", std::move(kept)}};
 }
 
+std::string countText(const SourceContext &context) {
+  return std::to_string(context.count) +
+         (context.error ? " (up to " + std::to_string(context.error) + " fewer)"
+                        : "");
+}
+
 std::string frameText(const SourceFrame &frame) {
   std::string text = frame.function.empty() ? "??" : frame.function;
   if (!frame.file.empty())

@@ -43,6 +43,10 @@ std::map<FieldKey, SourceContexts> fieldContexts(const Corpus &corpus,
 // "line"}]}]} (decode.schema.json), file and line null where unknown.
 nlohmann::json toJson(const SourceContexts &contexts);
 
+// "COUNT" or "COUNT (up to ERROR fewer)": what every tool says of a
+// context's count.
+std::string countText(const SourceContext &context);
+
 // "FUNCTION (FILE:LINE)", "??" for a function not found.
 std::string frameText(const SourceFrame &frame);
 

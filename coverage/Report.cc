@@ -30,12 +30,9 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
       report.signal = top.field<uint64_t>(doc, "signal");
     else if (doc.contains("signal"))
       throw InputError("signal: only for reason \"signal\"");
-    if (doc.contains("context_modules")) {
-      report.contextDepth = top.field<uint64_t>(doc, "context_depth");
-      report.contextPeriod = top.field<uint64_t>(doc, "context_period");
+    if (doc.contains("context_modules"))
       report.contextModules =
           readContextModules(top.at("context_modules"), doc["context_modules"]);
-    }
     const nlohmann::json &paths =
         top.field<const nlohmann::json &>(doc, "residual_paths");
     if (!paths.is_array())

@@ -36,9 +36,8 @@ struct Report {
   // a descriptor per unit: the same path can be listed more than once.
   std::vector<ReportPath> residualPaths;
   uint64_t droppedPaths = 0;
-  // Calling contexts (format 2.1; none before, or with them off).
-  uint64_t contextDepth = 0;
-  uint64_t contextPeriod = 0;
+  // What its calling contexts' frames name (format 2.1; none before, or
+  // with contexts off).
   std::vector<CorpusModule> contextModules;
 };
 

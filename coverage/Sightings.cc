@@ -119,7 +119,7 @@ Row readRow(const nlohmann::json &doc) {
 bool sameReport(const MergedReport &a, const MergedReport &b) {
   return a.module == b.module && a.reason == b.reason &&
          a.droppedPaths == b.droppedPaths &&
-         contextModulesJson(a.contextModules) == contextModulesJson(b.contextModules);
+         a.contextModules == b.contextModules;
 }
 
 } // namespace
@@ -160,7 +160,7 @@ void foldSightingRows(const std::string &file, FieldStore &field) {
                                             {p.identity, p.checksum, p.id}, row.id, s);
       if (seen && (seen->first.count != s.count ||
                    seen->first.firstSeenNs != s.firstSeenNs ||
-                   toJson(seen->first.contexts) != toJson(s.contexts)))
+                   seen->first.contexts != s.contexts))
         throw InputError(where + ": report " + row.id + " sighted path " +
                          std::to_string(p.id) + " of " + p.identity +
                          " differently on line " + seen->second);

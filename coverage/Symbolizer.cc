@@ -16,6 +16,8 @@ struct Symbolizer::Object {
   Dwfl_Callbacks callbacks;
   Dwfl *dwfl = nullptr;
   Dwfl_Module *module = nullptr; // null: not found with that build-id
+  // Addresses symbolized already: a fleet's reports name the same ones.
+  std::map<std::pair<uint64_t, bool>, std::vector<SourceFrame>> symbolized;
   ~Object() {
     if (dwfl)
       dwfl_end(dwfl);
@@ -111,6 +113,9 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
   Object *object = objectFor(path, buildId);
   if (!object->module)
     return frames;
+  const auto known = object->symbolized.find({address, isReturn});
+  if (known != object->symbolized.end())
+    return known->second;
   const Dwarf_Addr at = isReturn && address > 0 ? address - 1 : address;
   SourceFrame place;
   int line = 0;
@@ -151,6 +156,7 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
     place.function = name ? name : "";
     frames.push_back(place);
   }
+  object->symbolized.emplace(std::make_pair(address, isReturn), frames);
   return frames;
 }
 

@@ -377,9 +377,7 @@ void showContexts(const FunctionMetadata &f, const Residual &x,
   out << "    calling contexts ("
       << plural(x.contexts.samples, "sample", "samples") << "):\n";
   for (const SourceContext &c : x.contexts.kept)
-    out << "      " << c.count
-        << (c.error ? " (up to " + std::to_string(c.error) + " fewer)" : "")
-        << ": " << contextText(c, f.name) << "\n";
+    out << "      " << countText(c) << ": " << contextText(c, f.name) << "\n";
 }
 
 void showText(const DecodedReport &d, const DecodeOptions &options,

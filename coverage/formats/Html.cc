@@ -432,9 +432,8 @@ std::string contextsItem(const SourceContexts &contexts,
       << contexts.samples << (contexts.samples == 1 ? " sample" : " samples")
       << ")</summary><ol>\n";
   for (const SourceContext &c : contexts.kept)
-    out << "<li>" << c.count
-        << (c.error ? " (up to " + std::to_string(c.error) + " fewer)" : "")
-        << ": " << escapeMarkup(contextText(c, function)) << "</li>\n";
+    out << "<li>" << countText(c) << ": "
+        << escapeMarkup(contextText(c, function)) << "</li>\n";
   out << "</ol></details></li>\n";
   return out.str();
 }

@@ -67,12 +67,9 @@ nlohmann::json contextStacks(const SourceContexts &contexts,
     }
     stacks.push_back(
         {{"message",
-          {{"text", "Ran " + std::to_string(c.count) + " of " +
-                        std::to_string(contexts.samples) + " sampled times" +
-                        (c.error ? " (up to " + std::to_string(c.error) +
-                                       " fewer)"
-                                 : "") +
-                        ": " + contextText(c, function)}}},
+          {{"text", "Sampled " + countText(c) + " of " +
+                        std::to_string(contexts.samples) +
+                        " times: " + contextText(c, function)}}},
          {"frames", std::move(frames)}});
   }
   return stacks;

@@ -69,6 +69,22 @@ struct CallingContexts {
   std::vector<CallingContext> kept;
 };
 
+inline bool operator==(const CorpusModule &a, const CorpusModule &b) {
+  return a.path == b.path && a.buildId == b.buildId;
+}
+inline bool operator==(const ContextFrame &a, const ContextFrame &b) {
+  return a.module == b.module && a.address == b.address;
+}
+inline bool operator==(const CallingContext &a, const CallingContext &b) {
+  return a.count == b.count && a.error == b.error && a.frames == b.frames;
+}
+inline bool operator==(const CallingContexts &a, const CallingContexts &b) {
+  return a.samples == b.samples && a.kept == b.kept;
+}
+inline bool operator!=(const CallingContexts &a, const CallingContexts &b) {
+  return !(a == b);
+}
+
 // Field observations (`pathcov merge`, docs/merge.md): one report's view of
 // one residual path (its counts added up over comdat copies).
 struct FieldSighting {
