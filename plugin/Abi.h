@@ -32,5 +32,10 @@ constexpr uint64_t kFlagEntryCounted = 512;
 constexpr uint64_t kFlagThreeChoices = 1024;
 constexpr uint64_t kFlagSeenWords = 2048;
 constexpr uint64_t kFlagCallsArePath = 4096;
+// log2 of the history=N ring, at kFlagHistoryShift (PATHCOV_FN_HISTORY_*).
+constexpr int kFlagHistoryShift = 16;
+// The thread's history record: its mask and ring (PATHCOV_HISTORY_*).
+constexpr int kHistoryMaskOffset = 8;
+constexpr int kHistoryRingOffset = 64;
 
 } // namespace pathcov

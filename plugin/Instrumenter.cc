@@ -81,9 +81,14 @@ public:
   // Ends the path whose ids are the registers plus `offset`, at DAG edge
   // `end` (into EXIT).
   void endPath(RegisterIncrement offset, DagEdgeId end) {
-    if (tables_.checkedEnd && !(*tables_.checkedEnd)[end])
+    const bool checked = !tables_.checkedEnd || (*tables_.checkedEnd)[end];
+    if (!checked && !tables_.history)
       return;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
+    if (tables_.history)
+      add(buildHistoryAsm(tables_.descriptor, id));
+    if (!checked)
+      return;
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter

@@ -53,6 +53,9 @@ struct FunctionTables {
   bool seenWords = false;
   // CheckHashed: the multipliers, one per slot an id may sit in.
   std::vector<uint64_t> multipliers;
+  // Residual mode's history=N: every path end, checked or not, appends
+  // its id to the thread's path history (PathMiss.h, buildHistoryAsm).
+  bool history = false;
 };
 
 // The reason the function's abnormal edges cannot be instrumented, or "".

@@ -176,6 +176,27 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   return asmOps.build(text + callStub(tables.stub, idOp, 0, fnOp) + tail, true);
 }
 
+gasm *buildHistoryAsm(tree descriptor, tree id) {
+  AsmOperands asmOps;
+  const std::string record = asmOps.scratch();
+  const std::string index = asmOps.scratch();
+  const std::string idOp = asmOps.input("re", id);
+  const std::string fnOp = asmOps.input("i", build_fold_addr_expr(descriptor));
+  const std::string mask = std::to_string(kHistoryMaskOffset);
+  const std::string ring = std::to_string(kHistoryRingOffset);
+  return asmOps.build(
+      "movq __pathcov_history_current@gottpoff(%%rip), " + record +
+          "\n\tmovq %%fs:(" + record + "), " + record + "\n\tmovq (" + record +
+          "), " + index + "\n\taddq $1, (" + record + ")\n\tandq " + mask + "(" +
+          record + "), " + index + "\n\tjnz 1f\n\t" +
+          callStub(kHistoryStub, idOp, 0, fnOp) + "\n\tjmp 2f\n1:\n\tshlq $4, " +
+          index + "\n\tleaq " + ring + "(" + record + "," + index + "), " + record +
+          "\n\tmovq " + idOp + ", 8(" + record + ")\n\tleaq %c" +
+          fnOp.substr(1) + "(%%rip), " + index + "\n\tmovq " + index + ", (" +
+          record + ")\n2:",
+      true);
+}
+
 gasm *buildCountAsm(tree counter, bool atomic) {
   AsmOperands asmOps;
   const std::string count = asmOps.output("+m", counter);

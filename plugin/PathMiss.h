@@ -26,6 +26,8 @@ struct MissTables {
 constexpr const char *kResidualMissStub = "__pathcov_site_residual_path";
 constexpr const char *kResidualWordStub = "__pathcov_site_residual_word";
 constexpr const char *kRecordMissStub = "__pathcov_site_record_miss";
+// The path history's (runtime/src/history_x86_64.S).
+constexpr const char *kHistoryStub = "__pathcov_site_history";
 
 // Residual mode: a function of at most kSeenWordLimit paths gives every
 // path a seen word of its own (32 KiB of .bss at most, only the pages its
@@ -47,6 +49,13 @@ constexpr uint64_t kRecordSeenSlots = 4096;
 // `k = id & (slots - 1); if (seen[k] == id + 1) seen[slots + k]++; else
 // call`.
 gasm *buildMissAsm(const MissTables &tables, tree id);
+
+// x86-64: path `id` of `descriptor` appended to the thread's path history
+// (abi.h, PATHCOV_HISTORY_*), as one asm statement: the entry k = the
+// position, counted; where k & mask is 0, the stub's call, which stores
+// the entry; else {descriptor, id} at ring[k & mask]. Two scratch
+// registers, no branch taken but once a lap.
+gasm *buildHistoryAsm(tree descriptor, tree id);
 
 // x86-64: `counter += 1` as one `asm inline` statement (`lock` with
 // atomic). The same instruction GCC emits, but the inliners count it as

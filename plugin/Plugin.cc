@@ -306,8 +306,9 @@ private:
     // Every path of a complete function is tested: no code, and no
     // descriptor either (nothing can be reported against it; a descriptor
     // costs ~250 loaded bytes with its relocations and identity). The
-    // tools still find its metadata.
-    if (policy == ResidualPolicy::Complete) {
+    // tools still find its metadata. With history=N its paths still go
+    // into the history: its path ends do that alone.
+    if (policy == ResidualPolicy::Complete && gOptions.historyLog2 == 0) {
       emitMetadataOnly(residualModeRecord(f, plan, gOptions.atomic));
       return 0;
     }
@@ -318,8 +319,10 @@ private:
     spec.identity = f.identity;
     spec.metadata = residualModeRecord(f, plan, gOptions.atomic);
     spec.cfgChecksum = g.cfg.checksum();
+    spec.flags |= uint64_t(gOptions.historyLog2) << kFlagHistoryShift;
     gStats.addSeen(spec.seenArrayWords());
     attachTables(lowered.pathEnds, emitFunctionTables(spec));
+    lowered.pathEnds.history = gOptions.historyLog2 != 0;
     const std::vector<CheckSite> checks =
         instrumentPaths(g, numbered, plan.chords, lowered.pathEnds, gOptions);
     // Copies are worth their size only where the optimizers run after.
@@ -404,6 +407,11 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   }
   if (help)
     fputs(kPluginHelp, stderr);
+  // The history's path ends are x86-64 assembly (PathMiss.h).
+  if (gOptions.historyLog2 != 0 && !TARGET_64BIT) {
+    error("pathcov: history=N needs an x86-64 target");
+    return 1;
+  }
   if (gOptions.mode == PluginMode::Residual) {
     const std::string corpusProblem = gCorpus.open(gOptions.corpus);
     if (!corpusProblem.empty()) {

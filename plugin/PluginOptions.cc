@@ -53,6 +53,11 @@ const char *const kPluginHelp =
     "                         N paths, a runtime hash table above (65536)\n"
     "  path-limit=N           cut the graph so that ids stay below N (2^61)\n"
     "  atomic[=0|1]           atomic counter updates: exact under threads (0)\n"
+    "  history=N              residual mode, x86-64: each thread keeps the\n"
+    "                         last N paths it completed (a power of two\n"
+    "                         from 2 to 65536; PATHCOV_HISTORY=N changes it\n"
+    "                         at run time, 0 turns it off), which reports\n"
+    "                         carry\n"
     "  include-file=GLOBS     instrument only functions in matching files\n"
     "  exclude-file=GLOBS     never instrument functions in matching files\n"
     "  include-function=GLOBS instrument only matching functions (assembler\n"
@@ -202,6 +207,14 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
     } else if (arg.key == "atomic") {
       if (!parseFlag(arg.value, options.atomic))
         return bad + ": expected 0 or 1";
+    } else if (arg.key == "history") {
+      uint64_t size = 0;
+      if (!parseUnsigned(arg.value, size) || size < 2 || size > 65536 ||
+          (size & (size - 1)))
+        return bad + ": expected a power of two from 2 to 65536";
+      options.historyLog2 = 0;
+      while ((uint64_t(1) << options.historyLog2) < size)
+        ++options.historyLog2;
     } else if (arg.key == "warn-skipped") {
       if (!parseFlag(arg.value, options.warnSkipped))
         return bad + ": expected 0 or 1";
@@ -219,6 +232,8 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
   }
   if (options.mode == PluginMode::Residual && options.corpus.empty())
     return "mode=residual needs corpus=FILE";
+  if (options.mode == PluginMode::Record && options.historyLog2 != 0)
+    return "history=N is for residual mode (release builds)";
   return "";
 }
 

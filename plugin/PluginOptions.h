@@ -32,6 +32,9 @@ struct PluginOptions {
   // before a check, per tested route (TestedRoutes.h); 0: never.
   unsigned threadStmts = 16;
   bool atomic = false;
+  // Residual mode: log2 of each thread's path history ring (history=N);
+  // 0: no history.
+  unsigned historyLog2 = 0;
   bool warnSkipped = true;
   // fnmatch(3) patterns, matched against the source file and against both
   // the assembler and the printable name of each function.

@@ -28,9 +28,6 @@
 #if defined(__x86_64__)
 #include <dlfcn.h>
 
-/* path_miss_x86_64.S */
-void pathcov_preserving_vectors(void (*fn)(void *), void *arg);
-
 /* How to find a frame's caller from the frame: its CFA (the stack pointer
  * before the call) is %rsp or %rbp plus cfa_offset; the return address is
  * at CFA + ra_offset; %rbp is saved at CFA + rbp_offset, or unchanged. */

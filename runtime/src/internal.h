@@ -216,6 +216,26 @@ struct pathcov_exec_hook {
 void pathcov_exec_hook_add(struct pathcov_exec_hook *hook);
 void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook);
 
+/* A setting of the environment between 1 (0 with `zero`) and `max`, or
+ * `fallback` (with a warning when it is set to something else). */
+uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
+                         uint64_t fallback);
+
+/* The calling thread's id (gettid), async-signal-safe. */
+uint32_t pathcov_thread_id(void);
+
+/* fn(arg) with every vector register preserved (path_miss_x86_64.S), for
+ * the code behind the stubs to call code that may use them. */
+void pathcov_preserving_vectors(void (*fn)(void *), void *arg);
+
+/* The path history (history.c), linked in only with the plugin's
+ * history=N (its instrumented code names history.c's symbols): weak, so
+ * that a module without it has null ones. The report's "history"; whether
+ * any thread recorded a path; a forked child's start. */
+void pathcov_history_format(struct pathcov_out *o) __attribute__((weak));
+int pathcov_history_recorded(void) __attribute__((weak));
+void pathcov_history_reset_in_child(void) __attribute__((weak));
+
 /* Prints one line on stderr (pathcov_diagnostic). */
 void pathcov_warn(const char *format, ...)
     __attribute__((format(printf, 1, 2)));

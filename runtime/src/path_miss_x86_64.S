@@ -27,56 +27,7 @@
 #if defined(__x86_64__) && defined(__ELF__)
         .text
 
-.macro PATH_MISS_STUB name, target
-        .globl  \name
-        .hidden \name
-        .type   \name, @function
-        .p2align 4
-\name\():
-        .cfi_startproc
-        /* The caller's stack pointer before its call sequence is 144 bytes
-         * up (return address, v, red zone): said so, an unwinder (a
-         * debugger's) finds the caller's frame. */
-        .cfi_def_cfa_offset 144
-        .cfi_offset 16, -144
-        pushq   %rbp
-        .cfi_def_cfa_offset 152
-        .cfi_offset %rbp, -152
-        movq    %rsp, %rbp
-        .cfi_def_cfa_register %rbp
-        pushq   %rax
-        pushq   %rcx
-        pushq   %rdx
-        pushq   %rsi
-        pushq   %rdi
-        pushq   %r8
-        pushq   %r9
-        pushq   %r10
-        pushq   %r11
-        andq    $-16, %rsp
-        movq    8(%rbp), %rax   /* the call site's jump over its data */
-        movslq  2(%rax), %rdi
-        leaq    2(%rax,%rdi), %rdi /* fn */
-        movslq  6(%rax), %rsi
-        addq    16(%rbp), %rsi  /* id = v + c */
-        movq    %rbp, %rdx      /* this frame, where a context walk starts */
-        call    \target
-        leaq    -72(%rbp), %rsp
-        popq    %r11
-        popq    %r10
-        popq    %r9
-        popq    %r8
-        popq    %rdi
-        popq    %rsi
-        popq    %rdx
-        popq    %rcx
-        popq    %rax
-        popq    %rbp
-        .cfi_def_cfa %rsp, 144
-        ret     $136
-        .cfi_endproc
-        .size   \name, .-\name
-.endm
+#include "path_miss_stub.inc"
 
         PATH_MISS_STUB __pathcov_site_residual_path, pathcov_site_residual_path
         PATH_MISS_STUB __pathcov_site_residual_word, pathcov_site_residual_word

@@ -138,6 +138,8 @@ static void reset_in_child(void) {
   residual_table.used = 0;
   residual_table.dropped_paths = 0;
   context_pool.used = 0;
+  if (pathcov_history_reset_in_child)
+    pathcov_history_reset_in_child();
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_residual(*p))
       continue;
@@ -165,6 +167,13 @@ static int has_residual_paths(void) {
         path_count(&residual_table.entries[i], 0))
       return 1;
   return 0;
+}
+
+/* Whether a crash report has anything to say: residual paths, or the
+ * threads' path history (what ran up to the crash). */
+static int has_crash_report(void) {
+  return has_residual_paths() ||
+         (pathcov_history_recorded && pathcov_history_recorded());
 }
 
 /* The objects (executable, shared libraries) the contexts of a report
@@ -291,7 +300,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
                           int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
-                     "\"format_version\": \"2.1\",\n \"module\": ");
+                     "\"format_version\": \"2.2\",\n \"module\": ");
   pathcov_out_string(o, m->path);
   pathcov_out_str(o, ", \"build_id\": ");
   pathcov_out_string(o, m->build_id[0] ? m->build_id : NULL);
@@ -344,6 +353,8 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_u64(o, context_settings.period);
     format_context_modules(o, &objects);
   }
+  if (pathcov_history_format)
+    pathcov_history_format(o);
   pathcov_out_str(o, ",\n \"dropped_paths\": ");
   pathcov_out_u64(o, read_count(&residual_table.dropped_paths, take));
   /* How often the tested paths ran: their counts in the tables. */
@@ -451,7 +462,7 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
   int writer = 0;
   if (__atomic_compare_exchange_n(&rep.crash_writer, &writer, self, 0,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    if (has_residual_paths())
+    if (has_crash_report())
       write_report(rep.dir, "signal", sig, 0);
     __atomic_store_n(&rep.crash_writer, 0, __ATOMIC_RELEASE);
   } else if (writer != self) {
@@ -542,10 +553,8 @@ static void write_at_exec(void) {
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
-/* A setting of the environment between 1 (0 with `zero`) and `max`, or
- * `fallback` (with a warning when it is set to something else). */
-static uint64_t read_setting(const char *name, uint64_t max, int zero,
-                             uint64_t fallback) {
+uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
+                         uint64_t fallback) {
   const char *text = secure_getenv(name);
   if (!text || !*text)
     return fallback;
@@ -565,13 +574,13 @@ static void init_reports(void) {
   /* Residual paths run before now (other modules' constructors) were
    * sampled with the defaults; a word armed then keeps its arm (entry). */
   __atomic_store_n(&context_settings.depth,
-                   (uint32_t)read_setting("PATHCOV_CONTEXT_DEPTH",
+                   (uint32_t)pathcov_setting("PATHCOV_CONTEXT_DEPTH",
                                           CONTEXT_DEPTH_MAX, 1,
                                           CONTEXT_DEPTH_DEFAULT),
                    __ATOMIC_RELAXED);
   /* Rounded down to a power of two (runtime/README.md): residual_table.c
    * masks with it. */
-  uint64_t period = read_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62,
+  uint64_t period = pathcov_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62,
                                  0, CONTEXT_PERIOD_DEFAULT);
   while (period & (period - 1))
     period &= period - 1;

@@ -86,7 +86,7 @@ uint64_t pathcov_realtime_ns(void) {
   return ns_of(&t);
 }
 
-static uint32_t thread_id(void) {
+uint32_t pathcov_thread_id(void) {
   return (uint32_t)raw_syscall2(SYS_gettid, 0, 0);
 }
 #else
@@ -96,7 +96,7 @@ uint64_t pathcov_realtime_ns(void) {
   return ns_of(&t);
 }
 
-static uint32_t thread_id(void) { return (uint32_t)gettid(); }
+uint32_t pathcov_thread_id(void) { return (uint32_t)gettid(); }
 #endif
 
 static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
@@ -123,7 +123,7 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   e->id = id;
   __atomic_store_n(&e->count, 0, __ATOMIC_RELAXED);
   e->first_seen_ns = pathcov_realtime_ns();
-  e->thread = thread_id();
+  e->thread = pathcov_thread_id();
   e->busy = 0;
   e->arm = 0;
   e->samples = 0;

@@ -71,6 +71,22 @@
  * else counts it (the counters stay 0). One increment, not two, where an
  * accessor is inlined. */
 #define PATHCOV_FN_CALLS_ARE_PATH 4096u
+/* Residual mode, built with history=N (docs/residual-mode.md, "Path
+ * history"): bits 16..20 hold log2 N, the ring a thread gets at its first
+ * path end unless PATHCOV_HISTORY says otherwise (0: no history). */
+#define PATHCOV_FN_HISTORY_SHIFT 16
+#define PATHCOV_FN_HISTORY_BITS 31u
+#define PATHCOV_HISTORY_MAX 65536
+/* A path end of such a function appends {descriptor, id} (16 bytes) to its
+ * thread's ring, a record whose address is in the initial-exec
+ * thread-local __pathcov_history_current: the record's first word is the
+ * position (paths completed), the word at PATHCOV_HISTORY_MASK the ring's
+ * size less one, and entry k is at PATHCOV_HISTORY_RING + 16 * (k & mask).
+ * Where k & mask is 0 the path end calls __pathcov_site_history (fn, id:
+ * see path_miss_x86_64.S) after counting the position, which stores the
+ * entry. */
+#define PATHCOV_HISTORY_MASK 8
+#define PATHCOV_HISTORY_RING 64
 
 /* One per instrumented function and translation unit (a comdat function
  * emitted by several units has several, with the same identity: tools add
