@@ -2,10 +2,77 @@
 
 #include "FileIo.h"
 
+#include <algorithm>
+
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
 
 namespace pathcov {
+
+namespace {
+
+std::vector<int64_t> readSymbols(const JsonPath &at, const nlohmann::json &j) {
+  if (!j.is_array())
+    throw InputError(at.where() + ": expected an array of integers");
+  std::vector<int64_t> symbols;
+  symbols.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_number_integer())
+      throw InputError(at.index(i).where() + ": expected an integer");
+    symbols.push_back(j[i].get<int64_t>());
+  }
+  return symbols;
+}
+
+// A report's "history" (its `at`).
+std::vector<ThreadHistory> readHistory(const JsonPath &at,
+                                       const nlohmann::json &j) {
+  if (!j.is_array())
+    throw InputError(at.where() + ": expected an array of threads");
+  std::vector<ThreadHistory> threads;
+  for (size_t i = 0; i < j.size(); ++i) {
+    const nlohmann::json &t = j[i];
+    const JsonPath here = at.index(i);
+    ThreadHistory h;
+    h.thread = here.field<uint64_t>(t, "thread");
+    h.current = here.field<bool>(t, "current");
+    h.exited = here.field<bool>(t, "exited");
+    h.size = here.field<uint64_t>(t, "size");
+    if (h.size < 2 || h.size > kHistoryMax || (h.size & (h.size - 1)))
+      throw InputError(here.name("size") +
+                       ": expected a power of two from 2 to 65536");
+    h.completed = here.field<uint64_t>(t, "completed");
+    const nlohmann::json &paths = here.field<const nlohmann::json &>(t, "paths");
+    if (!paths.is_array())
+      throw InputError(here.name("paths") + ": expected an array");
+    for (size_t k = 0; k < paths.size(); ++k) {
+      const JsonPath p = here.at("paths").index(k);
+      HistoryPath path;
+      path.identity = p.field<std::string>(paths[k], "identity");
+      path.checksum = p.field<std::string>(paths[k], "checksum");
+      if (path.checksum.size() != 16 || !isLowerHex(path.checksum))
+        throw InputError(p.name("checksum") +
+                         ": expected 16 lowercase hex digits");
+      path.id = p.field<uint64_t>(paths[k], "id");
+      h.paths.push_back(std::move(path));
+    }
+    const nlohmann::json &rules = here.field<const nlohmann::json &>(t, "rules");
+    if (!rules.is_array())
+      throw InputError(here.name("rules") + ": expected an array of rules");
+    for (size_t k = 0; k < rules.size(); ++k)
+      h.grammar.rules.push_back(readSymbols(here.at("rules").index(k), rules[k]));
+    h.grammar.sequence = readSymbols(
+        here.at("sequence"), here.field<const nlohmann::json &>(t, "sequence"));
+    const std::string problem =
+        checkPathGrammar(h.grammar, h.paths.size(), std::min(h.size, h.completed));
+    if (!problem.empty())
+      throw InputError(here.where() + "." + problem);
+    threads.push_back(std::move(h));
+  }
+  return threads;
+}
+
+} // namespace
 
 Report readReport(const std::string &file) {
   return readReport(readJsonFile(file), file);
@@ -61,6 +128,8 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
       report.residualPaths.push_back(std::move(path));
     }
     report.droppedPaths = top.field<uint64_t>(doc, "dropped_paths");
+    if (doc.contains("history"))
+      report.history = readHistory(top.at("history"), doc["history"]);
     return report;
   } catch (const InputError &e) {
     throw InputError(displayName(file) + ": " + e.what());

@@ -2,6 +2,7 @@
 // "Reports"; schemas/report.schema.json).
 #pragma once
 
+#include "pathcov/core/PathGrammar.h"
 #include "pathcov/format/Corpus.h"
 
 #include <nlohmann/json.hpp>
@@ -23,6 +24,26 @@ struct ReportPath {
   CallingContexts contexts; // most counted first
 };
 
+// A path of a thread's history: a function (by identity and CFG checksum)
+// and its Ball-Larus id.
+struct HistoryPath {
+  std::string identity;
+  std::string checksum;
+  uint64_t id = 0;
+};
+
+// One thread's path history (format 2.2; history=N builds): its last paths,
+// oldest first, as a grammar over `paths`.
+struct ThreadHistory {
+  uint64_t thread = 0;   // gettid
+  bool current = false;  // the thread that wrote the report
+  bool exited = false;   // its ring outlived it
+  uint64_t size = 0;     // the ring's
+  uint64_t completed = 0; // paths it completed in all
+  std::vector<HistoryPath> paths;
+  PathGrammar grammar;
+};
+
 struct Report {
   std::string file;   // where it was read from
   std::string module; // the module's path as the process saw it
@@ -39,6 +60,7 @@ struct Report {
   // What its calling contexts' frames name (format 2.1; none before, or
   // with contexts off).
   std::vector<CorpusModule> contextModules;
+  std::vector<ThreadHistory> history;
 };
 
 // Throws InputError naming the file and the problem.

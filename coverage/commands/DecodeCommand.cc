@@ -7,6 +7,7 @@
 #include "Report.h"
 #include "Contexts.h"
 
+#include "pathcov/core/PathGrammar.h"
 #include "pathcov/core/Paths.h"
 #include "pathcov/format/InputError.h"
 
@@ -88,12 +89,36 @@ struct DecodedFunction {
   std::vector<DecodedPath> paths; // by first seen, then id
 };
 
+// A path of a thread's history, against the module's metadata.
+struct HistoryStep {
+  const FunctionMetadata *function = nullptr;
+  PathDescription path;
+  bool residual = false; // not among the function's tested paths
+};
+
+// A thread's history: its paths (the report's, decoded), the sequence
+// expanded (indices into paths), and its hot subpaths.
+struct DecodedHistory {
+  size_t thread = 0; // in the report's history
+  std::vector<HistoryStep> paths;
+  std::vector<uint64_t> sequence;
+  struct Hot {
+    HotSubpath rule;
+    std::vector<uint64_t> paths; // the rule's expansion
+  };
+  std::vector<Hot> hot;
+};
+
 struct DecodedReport {
   Report report;
   std::string binary; // the file the metadata was read from
   uint64_t distinctPaths = 0;
   std::vector<DecodedFunction> functions; // in source order
+  std::vector<DecodedHistory> history;
 };
+
+// How many hot subpaths decode shows per thread.
+constexpr size_t kHotSubpathsShown = 5;
 
 // The nearest tested path and the divergence of a function's residual
 // paths, against its tested paths regenerated once.
@@ -284,6 +309,30 @@ std::string plural(uint64_t n, const char *one, const char *many) {
   return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
+// The function a report names at `where` (a residual path, a path of a
+// history), as an index into the module's functions: one built in residual
+// mode, with a path `id`. Throws InputError naming the place otherwise.
+size_t residualFunction(const std::map<FunctionKey, size_t> &byKey,
+                        const LoadedModule &module, const std::string &identity,
+                        const std::string &checksum, uint64_t id,
+                        const std::string &where) {
+  const auto known = byKey.find({identity, checksum});
+  if (known == byKey.end())
+    throw InputError(where + ": function " + identity + " (checksum " +
+                     checksum + ") is not in " + module.module.path);
+  const FunctionMetadata &f = module.functions[known->second];
+  if (!f.skipped.empty())
+    throw InputError(where + ": function " + identity + " is not "
+                     "instrumented in " + module.module.path + ": " +
+                     f.skipped);
+  if (!module.residual[known->second])
+    throw InputError(where + ": function " + identity + " of " +
+                     module.module.path + " was not built in residual "
+                     "mode (its metadata has no tested_ids)");
+  f.requirePath(id, where + ".id");
+  return known->second;
+}
+
 // The report's residual paths against its module's metadata. Throws
 // InputError naming the place in the report.
 DecodedReport decodeReport(const Report &report, const LoadedModule &module,
@@ -298,26 +347,15 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
   for (size_t i = 0; i < report.residualPaths.size(); ++i) {
     const ReportPath &p = report.residualPaths[i];
     const std::string where = "residual_paths[" + std::to_string(i) + "]";
-    const auto known = byKey.find({p.identity, p.checksum});
-    if (known == byKey.end())
-      throw InputError(where + ": function " + p.identity + " (checksum " +
-                       p.checksum + ") is not in " + module.module.path);
-    const FunctionMetadata &f = module.functions[known->second];
-    const auto &r = module.residual[known->second];
-    if (!f.skipped.empty())
-      throw InputError(where + ": function " + p.identity + " is not "
-                       "instrumented in " + module.module.path + ": " +
-                       f.skipped);
-    if (!r)
-      throw InputError(where + ": function " + p.identity + " of " +
-                       module.module.path + " was not built in residual "
-                       "mode (its metadata has no tested_ids)");
-    f.requirePath(p.id, where + ".id");
+    const size_t index =
+        residualFunction(byKey, module, p.identity, p.checksum, p.id, where);
+    const FunctionMetadata &f = module.functions[index];
+    const auto &r = module.residual[index];
     if (std::binary_search(r->testedIds.begin(), r->testedIds.end(), p.id))
       throw InputError(where + ".id: path " + std::to_string(p.id) + " of " +
                        f.name + " is a tested path in the metadata of " +
                        module.module.path + ", not a residual one");
-    auto [it, added] = found[known->second].try_emplace(p.id);
+    auto [it, added] = found[index].try_emplace(p.id);
     Residual &residual = it->second;
     if (added || p.firstSeenNs < residual.firstSeenNs) {
       residual.firstSeenNs = p.firstSeenNs;
@@ -355,6 +393,32 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
               return std::tie(x.file, x.line, x.identity, x.checksum) <
                      std::tie(y.file, y.line, y.identity, y.checksum);
             });
+
+  std::map<size_t, NumberedDag> numbered; // of the functions histories name
+  for (size_t t = 0; t < report.history.size(); ++t) {
+    const ThreadHistory &thread = report.history[t];
+    DecodedHistory h;
+    h.thread = t;
+    for (size_t k = 0; k < thread.paths.size(); ++k) {
+      const HistoryPath &p = thread.paths[k];
+      const std::string where =
+          "history[" + std::to_string(t) + "].paths[" + std::to_string(k) + "]";
+      const size_t index =
+          residualFunction(byKey, module, p.identity, p.checksum, p.id, where);
+      const FunctionMetadata &f = module.functions[index];
+      const auto &r = module.residual[index];
+      auto dag = numbered.find(index);
+      if (dag == numbered.end())
+        dag = numbered.emplace(index, f.number()).first;
+      h.paths.push_back(
+          {&f, describePath(f, dag->second, p.id),
+           !std::binary_search(r->testedIds.begin(), r->testedIds.end(), p.id)});
+    }
+    h.sequence = expandPathGrammar(thread.grammar);
+    for (const HotSubpath &hot : hotSubpaths(thread.grammar, kHotSubpathsShown))
+      h.hot.push_back({hot, expandRule(thread.grammar, hot.rule)});
+    decoded.history.push_back(std::move(h));
+  }
   return decoded;
 }
 
@@ -378,6 +442,69 @@ void showContexts(const FunctionMetadata &f, const Residual &x,
       << plural(x.contexts.samples, "sample", "samples") << "):\n";
   for (const SourceContext &c : x.contexts.kept)
     out << "      " << countText(c) << ": " << contextText(c, f.name) << "\n";
+}
+
+// "f path 3", and " (residual)" for a residual one.
+std::string stepName(const HistoryStep &step) {
+  return step.function->name + " path " + std::to_string(step.path.id) +
+         (step.residual ? " (residual)" : "");
+}
+
+// A thread's history: who it is, its hot subpaths, then its paths oldest
+// first, a run of the same path as one line; without --details, only the
+// last kHistoryRunsShown runs.
+constexpr size_t kHistoryRunsShown = 40;
+
+void showHistory(const DecodedHistory &h, const Report &r,
+                 const DecodeOptions &options, std::ostream &out) {
+  const ThreadHistory &t = r.history[h.thread];
+  out << "\npath history of thread " << t.thread
+      << (t.thread == r.pid ? " (the main thread)" : "")
+      << (t.current ? ", which wrote the report" : "")
+      << (t.exited ? ", exited" : "") << ": the last "
+      << plural(h.sequence.size(), "path", "paths") << " of " << t.completed
+      << " it completed, oldest first\n";
+  if (!h.hot.empty()) {
+    out << "  hot subpaths (repeated sequences):\n";
+    for (const DecodedHistory::Hot &hot : h.hot) {
+      out << "    " << plural(hot.rule.occurrences, "time", "times") << ": ";
+      for (size_t i = 0; i < hot.paths.size(); ++i)
+        out << (i ? ", " : "") << stepName(h.paths[hot.paths[i]]);
+      out << "\n";
+    }
+  }
+  // Runs of one path: [first, last] positions in the sequence.
+  std::vector<std::pair<size_t, size_t>> runs;
+  for (size_t i = 0; i < h.sequence.size(); ++i)
+    if (!runs.empty() && h.sequence[runs.back().second] == h.sequence[i])
+      runs.back().second = i;
+    else
+      runs.push_back({i, i});
+  size_t first = 0;
+  if (!options.details && runs.size() > kHistoryRunsShown) {
+    first = runs.size() - kHistoryRunsShown;
+    out << "  (" << plural(runs[first].first, "earlier path", "earlier paths")
+        << " not shown: --details shows them)\n";
+  }
+  // Positions ("7", "8-17") in a column as wide as the widest.
+  std::vector<std::string> positions;
+  size_t width = 0;
+  for (size_t i = first; i < runs.size(); ++i) {
+    const auto [from, to] = runs[i];
+    positions.push_back(std::to_string(from + 1) +
+                        (to > from ? "-" + std::to_string(to + 1) : ""));
+    width = std::max(width, positions.back().size());
+  }
+  for (size_t i = first; i < runs.size(); ++i) {
+    const auto [from, to] = runs[i];
+    const HistoryStep &step = h.paths[h.sequence[from]];
+    const std::string &position = positions[i - first];
+    out << "  " << position << std::string(width - position.size() + 2, ' ')
+        << stepName(step);
+    if (to > from)
+      out << " " << plural(to - from + 1, "time", "times");
+    out << ": " << pathText(*step.function, step.path) << "\n";
+  }
 }
 
 void showText(const DecodedReport &d, const DecodeOptions &options,
@@ -441,6 +568,8 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
         out << "    left the tested ground at " << p.divergence->text << "\n";
     }
   }
+  for (const DecodedHistory &h : d.history)
+    showHistory(h, r, options, out);
 }
 
 nlohmann::json outcomeJson(const FunctionMetadata &f, const Outcome &o) {
@@ -458,6 +587,33 @@ nlohmann::json outcomeJson(const FunctionMetadata &f, const Outcome &o) {
   if (!o.ends.empty())
     j["ends"] = o.ends;
   return j;
+}
+
+nlohmann::json historyJson(const DecodedReport &d) {
+  nlohmann::json threads = nlohmann::json::array();
+  for (const DecodedHistory &h : d.history) {
+    const ThreadHistory &t = d.report.history[h.thread];
+    nlohmann::json paths = nlohmann::json::array();
+    for (const HistoryStep &step : h.paths) {
+      nlohmann::json j = toJson(*step.function, step.path);
+      j["identity"] = step.function->identity;
+      j["name"] = step.function->name;
+      j["residual"] = step.residual;
+      paths.push_back(std::move(j));
+    }
+    nlohmann::json hot = nlohmann::json::array();
+    for (const DecodedHistory::Hot &x : h.hot)
+      hot.push_back({{"paths", x.paths}, {"occurrences", x.rule.occurrences}});
+    threads.push_back({{"thread", t.thread},
+                       {"current", t.current},
+                       {"exited", t.exited},
+                       {"size", t.size},
+                       {"completed", t.completed},
+                       {"paths", std::move(paths)},
+                       {"sequence", h.sequence},
+                       {"hot_subpaths", std::move(hot)}});
+  }
+  return threads;
 }
 
 nlohmann::json reportJson(const DecodedReport &d) {
@@ -522,6 +678,8 @@ nlohmann::json reportJson(const DecodedReport &d) {
   j["residual_paths"] = d.distinctPaths;
   j["dropped_paths"] = r.droppedPaths;
   j["functions"] = std::move(functions);
+  if (!d.history.empty())
+    j["history"] = historyJson(d);
   return j;
 }
 

@@ -1,0 +1,103 @@
+#include "pathcov/core/PathGrammar.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace pathcov {
+
+namespace {
+
+const std::vector<int64_t> &bodyOf(const PathGrammar &g, uint64_t k) {
+  return k == 0 ? g.sequence : g.rules[k - 1];
+}
+
+void expandInto(const PathGrammar &g, const std::vector<int64_t> &body,
+                std::vector<uint64_t> &out) {
+  for (int64_t s : body) {
+    if (s >= 0)
+      out.push_back(static_cast<uint64_t>(s));
+    else
+      expandInto(g, g.rules[static_cast<uint64_t>(-s) - 1], out);
+  }
+}
+
+} // namespace
+
+std::string checkPathGrammar(const PathGrammar &g, uint64_t terminals,
+                             uint64_t maxLength) {
+  // length[k]: rule k's expansion, capped past maxLength (a grammar can
+  // name exponentially long sequences).
+  std::vector<uint64_t> length(g.rules.size() + 1, 0);
+  for (uint64_t k = 1; k <= g.rules.size() + 1; ++k) {
+    const uint64_t rule = k <= g.rules.size() ? k : 0;
+    const std::vector<int64_t> &body = bodyOf(g, rule);
+    const std::string where =
+        rule ? "rules[" + std::to_string(rule - 1) + "]" : "sequence";
+    if (rule && body.size() < 2)
+      return where + ": a rule has at least two symbols";
+    uint64_t total = 0;
+    for (size_t i = 0; i < body.size(); ++i) {
+      const int64_t s = body[i];
+      const std::string at = where + "[" + std::to_string(i) + "]";
+      if (s >= 0 && static_cast<uint64_t>(s) >= terminals)
+        return at + ": path " + std::to_string(s) + " is not in paths (" +
+               std::to_string(terminals) + " of them)";
+      // -s, not below 1, and below this rule (any rule, for the sequence).
+      if (s < 0 && (s == INT64_MIN ||
+                    static_cast<uint64_t>(-s) > g.rules.size() ||
+                    (rule && static_cast<uint64_t>(-s) >= rule)))
+        return at + ": rule " + std::to_string(s == INT64_MIN ? 0 : -s) +
+               (rule ? " is not a rule below this one"
+                     : " is not in rules");
+      total = std::min(maxLength + 1,
+                       total + (s >= 0 ? 1 : length[static_cast<uint64_t>(-s)]));
+    }
+    length[rule] = total;
+  }
+  if (length[0] > maxLength)
+    return "sequence: expands to more than " + std::to_string(maxLength) +
+           " paths";
+  return "";
+}
+
+std::vector<uint64_t> expandPathGrammar(const PathGrammar &g) {
+  std::vector<uint64_t> out;
+  expandInto(g, g.sequence, out);
+  return out;
+}
+
+std::vector<uint64_t> expandRule(const PathGrammar &g, uint64_t k) {
+  std::vector<uint64_t> out;
+  expandInto(g, g.rules[k - 1], out);
+  return out;
+}
+
+std::vector<HotSubpath> hotSubpaths(const PathGrammar &g, size_t limit) {
+  const size_t n = g.rules.size();
+  std::vector<uint64_t> length(n + 1, 0), occurrences(n + 1, 0);
+  for (uint64_t k = 1; k <= n; ++k)
+    for (int64_t s : g.rules[k - 1])
+      length[k] += s >= 0 ? 1 : length[static_cast<uint64_t>(-s)];
+  // A rule occurs wherever a rule that names it does: from the sequence
+  // down (rules name only rules below them).
+  for (int64_t s : g.sequence)
+    if (s < 0)
+      ++occurrences[static_cast<uint64_t>(-s)];
+  for (uint64_t k = n; k >= 1; --k)
+    for (int64_t s : g.rules[k - 1])
+      if (s < 0)
+        occurrences[static_cast<uint64_t>(-s)] += occurrences[k];
+  std::vector<HotSubpath> hot;
+  for (uint64_t k = 1; k <= n; ++k)
+    if (occurrences[k] >= 2)
+      hot.push_back({k, length[k], occurrences[k]});
+  std::sort(hot.begin(), hot.end(), [](const HotSubpath &a, const HotSubpath &b) {
+    return std::make_tuple(b.length * b.occurrences, a.rule) <
+           std::make_tuple(a.length * a.occurrences, b.rule);
+  });
+  if (hot.size() > limit)
+    hot.resize(limit);
+  return hot;
+}
+
+} // namespace pathcov
