@@ -29,6 +29,21 @@ def check(ok, what, detail=""):
         print("FAIL:", FAILURES[-1], flush=True)
 
 
+def check_schema(doc, schema, what):
+    """check()s doc against schemas/SCHEMA; nothing to check without the
+    jsonschema module."""
+    try:
+        import jsonschema
+    except ImportError:
+        return
+    import json
+    with open(os.path.join(PROJECT_ROOT, "schemas", schema)) as f:
+        errors = list(jsonschema.Draft202012Validator(json.load(f))
+                      .iter_errors(doc))
+    check(not errors, f"{what}: against {schema}",
+          "; ".join(e.message for e in errors[:3]))
+
+
 def finish(failures, success):
     """Prints each failure (FAIL: ...), or `success` if there is none; the
     test's exit status."""

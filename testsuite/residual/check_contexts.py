@@ -38,10 +38,10 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+from testlib import (FAILURES, check, check_schema, finish,  # noqa: E402
+                     fresh_directory, must)
 
 PROGRAM = os.path.join(HERE, "programs", "contexts.c")
-SCHEMAS = os.path.join(os.path.dirname(os.path.dirname(HERE)), "schemas")
 
 
 def marker_line(text):
@@ -51,18 +51,6 @@ def marker_line(text):
             if f"/* line: {text} */" in line:
                 return number
     sys.exit(f"FAIL: no line marked {text!r} in {PROGRAM}")
-
-
-def validate(doc, schema, what):
-    try:
-        import jsonschema
-    except ImportError:
-        return
-    with open(os.path.join(SCHEMAS, schema)) as f:
-        errors = list(jsonschema.Draft202012Validator(json.load(f))
-                      .iter_errors(doc))
-    check(not errors, f"{what}: against {schema}",
-          "; ".join(e.message for e in errors[:3]))
 
 
 class Run:
@@ -80,10 +68,10 @@ class Run:
         check(len(files) == 1, f"{name}: one report", str(files))
         with open(files[0]) as f:
             self.report = json.load(f)
-        validate(self.report, "report.schema.json", f"{name}: report")
+        check_schema(self.report, "report.schema.json", f"{name}: report")
         decoded = json.loads(must([args.pathcov, "decode", "--json",
                                    files[0]], f"{name}: decode").stdout)
-        validate(decoded, "decode.schema.json", f"{name}: decode --json")
+        check_schema(decoded, "decode.schema.json", f"{name}: decode --json")
         self.classify = next(
             p for fn in decoded["reports"][0]["functions"]
             if fn["name"] == "classify" for p in fn["paths"])
@@ -261,7 +249,7 @@ def check_merged(args, corpus, reports, hottest):
             return out, f.read()
     first, text = merged(corpus, *reports)
     doc = json.loads(text)
-    validate(doc, "corpus.schema.json", "merged corpus")
+    check_schema(doc, "corpus.schema.json", "merged corpus")
     classify = next(f for f in doc["functions"] if f["name"] == "classify")
     seen = classify["field_paths"][0]["seen"]
     check(len(seen) == 2 and all(s["contexts"]["samples"] >= 1 for s in seen),

@@ -1,0 +1,235 @@
+#!/usr/bin/env python3
+"""Residual mode, path history (docs/residual-mode.md, "Path history"):
+the sequences of paths a report's history holds, decoded, against what
+programs/history.c ran.
+
+The program is recorded on `loop` and `recursion`, then built in residual
+mode with history=64 and run:
+  - loop: run_loop(6), 13 paths: step's and the loop's in turn, exact,
+    and the hot subpaths SEQUITUR finds in it (step and the loop's
+    iteration, twice over);
+  - recursion: fact(4), the base case then three recursive returns;
+  - longjmp: catcher's path up to setjmp (a cut), thrower's (it ends at
+    the noreturn longjmp), then catcher's from setjmp's second return;
+    the path from the first return into thrower, which the longjmp
+    abandoned, is not there; both functions untested: residual;
+  - threads: three rings, each thread's own sequence, the workers exited;
+    reuse: a thread that starts after another exited takes its ring;
+  - crash: the crash report (SIGSEGV) holds the crashing thread's paths;
+  - PATHCOV_HISTORY=8: the last 8 of 13; PATHCOV_HISTORY=0: no history;
+  - bad arguments: history=3, history in record mode.
+A path is told by the marked lines it runs through ("mark: NAME" in
+history.c), not by its id. Every report is checked against
+schemas/report.schema.json and decode's output against decode.schema.json.
+Exits non-zero on failure."""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import (FAILURES, check, check_schema, finish,  # noqa: E402
+                     fresh_directory, must)
+
+PROGRAM = os.path.join(HERE, "programs", "history.c")
+
+
+def marks():
+    """Line number -> mark name, from history.c's "mark: NAME" comments."""
+    found = {}
+    with open(PROGRAM) as f:
+        for number, line in enumerate(f, 1):
+            m = re.search(r"/\* mark: ([\w-]+) \*/", line)
+            if m:
+                found[number] = m.group(1)
+    return found
+
+
+MARKS = marks()
+
+
+def step(name, *marked):
+    return (name, frozenset(marked))
+
+
+def sequence(thread):
+    """A decoded thread's history as (function, marks on its path)."""
+    def of(p):
+        return step(p["name"], *(MARKS[n] for n in p["lines"] if n in MARKS))
+    return [of(thread["paths"][i]) for i in thread["sequence"]]
+
+
+class Run:
+    def __init__(self, args, binary, name, env=None, status=0):
+        directory = fresh_directory(os.path.join(args.workdir, name))
+        requested = os.path.join(directory, "requested.json")
+        run = "crash" if name == "crash" else name.split("-")[0]
+        result = subprocess.run(
+            [binary, run, requested], capture_output=True, text=True,
+            env={**{k: v for k, v in os.environ.items()
+                    if not k.startswith("PATHCOV_")},
+                 "PATHCOV_REPORT_DIR": directory, **(env or {})})
+        check(result.returncode == status, f"{name}: exit status",
+              f"{result.returncode}, expected {status}: {result.stderr}")
+        # The report asked for; a crash's, written by the runtime. (The
+        # runs with residual paths write one at exit too.)
+        if run == "crash":
+            files = glob.glob(os.path.join(directory, "pathcov-report-*"))
+            check(len(files) == 1, f"{name}: one crash report", str(files))
+            self.file = files[0] if files else requested
+        else:
+            self.file = requested
+        with open(self.file) as f:
+            self.report = json.load(f)
+        check_schema(self.report, "report.schema.json", f"{name}: report")
+        self.decoded = json.loads(must([args.pathcov, "decode", "--json",
+                                        self.file], f"{name}: decode").stdout)
+        check_schema(self.decoded, "decode.schema.json", f"{name}: decode --json")
+        self.threads = self.decoded["reports"][0].get("history", [])
+        self.current = [t for t in self.threads if t["current"]]
+        self.name = name
+
+    def current_sequence(self):
+        check(len(self.current) == 1, f"{self.name}: one current thread",
+              json.dumps(self.threads)[:400])
+        return sequence(self.current[0]) if self.current else []
+
+
+LOOP = [step("step", "step-three"), step("run_loop", "loop-start", "loop-body"),
+        step("step", "step-other"), step("run_loop", "loop-body"),
+        step("step", "step-other"), step("run_loop", "loop-body"),
+        step("step", "step-three"), step("run_loop", "loop-body"),
+        step("step", "step-other"), step("run_loop", "loop-body"),
+        step("step", "step-other"), step("run_loop", "loop-body"),
+        step("run_loop", "loop-end")]
+FACT = [step("fact", "fact-base")] + 3 * [step("fact", "fact-recurse")]
+LOOP2 = LOOP[:4] + [step("run_loop", "loop-end")]
+WORKER_A = LOOP2 + [step("meet"), step("worker_a", "worker-a")]
+WORKER_B = FACT[:3] + [step("meet"), step("worker_b", "worker-b")]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("compiler", "plugin", "runtime", "runtime-include",
+                   "pathcov", "workdir"):
+        parser.add_argument("--" + option, required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    record = os.path.join(args.workdir, "record")
+    residual = os.path.join(args.workdir, "residual")
+    corpus = os.path.join(args.workdir, "corpus.json")
+    profiles = fresh_directory(os.path.join(args.workdir, "profiles"))
+    build = [args.compiler, "-O2", "-g", f"-I{args.runtime_include}",
+             f"-fplugin={args.plugin}", PROGRAM]
+    link = [args.runtime, "-lpthread"]
+    must([*build, "-o", record, *link], "record build")
+    for run in ("loop", "recursion"):
+        must([record, run, os.path.join(args.workdir, "unused.json")],
+             "test run", env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    must([args.pathcov, "collect", "-o", corpus, profiles], "collect")
+    residual_build = [*build, "-fplugin-arg-pathcov-mode=residual",
+                      f"-fplugin-arg-pathcov-corpus={corpus}"]
+    must([*residual_build, "-fplugin-arg-pathcov-history=64", "-o", residual,
+          *link], "residual build")
+
+    r = Run(args, residual, "loop")
+    check(r.current_sequence() == LOOP, "loop: the 13 paths in order",
+          f"{r.current_sequence()}")
+    thread = r.current[0] if r.current else {}
+    check(thread.get("completed") == 13 and thread.get("size") == 64,
+          "loop: 13 completed, a ring of 64", json.dumps(thread)[:300])
+    check(not any(p["residual"] for p in thread.get("paths", [])),
+          "loop: every path tested")
+    hot = sorted((tuple(sequence({"paths": thread["paths"],
+                                  "sequence": h["paths"]})), h["occurrences"])
+                 for h in thread.get("hot_subpaths", []))
+    iteration = (step("step", "step-other"), step("run_loop", "loop-body"))
+    check(hot == sorted([(iteration, 4), (iteration * 2, 2)]),
+          "loop: the hot subpaths, an iteration 4 times and two 2 times",
+          f"{hot}")
+    raw = r.report["history"][0]
+    check(len(raw["sequence"]) < 13 and raw["rules"],
+          "loop: the report's sequence is compressed",
+          json.dumps(raw)[-300:])
+    text = must([args.pathcov, "decode", r.file], "loop: decode").stdout
+    check("path history of thread" in text and "which wrote the report" in text
+          and "hot subpaths" in text and
+          re.search(r"\n  1   step path \d+: .*\n(.*\n){11}  13  run_loop path \d+: ",
+                    text),
+          "loop: decode's text", text[-1500:])
+
+    r = Run(args, residual, "recursion")
+    check(r.current_sequence() == FACT, "recursion: base, then three returns",
+          f"{r.current_sequence()}")
+
+    r = Run(args, residual, "longjmp")
+    check(r.current_sequence() == [step("catcher"), step("thrower", "throw"),
+                                   step("catcher", "catch-landed")],
+          "longjmp: up to setjmp, thrower's path, then the second return",
+          f"{r.current_sequence()}")
+    check(r.current and all(p["residual"] for p in r.current[0]["paths"]),
+          "longjmp: untested paths are residual")
+
+    r = Run(args, residual, "threads")
+    check(len(r.threads) == 3, "threads: three rings", str(len(r.threads)))
+    by_thread = sorted((t["current"], t["exited"], sequence(t))
+                       for t in r.threads)
+    want = sorted([(True, False, 2 * FACT[:2]), (False, True, WORKER_A),
+                   (False, True, WORKER_B)])
+    check(by_thread == want, "threads: each thread's own paths",
+          f"{by_thread} != {want}")
+    main_thread = r.current[0]["thread"] if r.current else None
+    check(main_thread == r.report["pid"] and
+          len({t["thread"] for t in r.threads}) == 3,
+          "threads: the main thread and two others")
+
+    r = Run(args, residual, "reuse")
+    by_thread = sorted((t["current"], t["exited"], sequence(t), t["completed"])
+                       for t in r.threads)
+    check(by_thread == sorted([(True, False, 2 * FACT[:2], 4),
+                               (False, True, WORKER_B, 5)]),
+          "reuse: the second worker took the first's ring", f"{by_thread}")
+
+    r = Run(args, residual, "crash", status=-11)
+    check(r.report.get("reason") == "signal" and r.report.get("signal") == 11,
+          "crash: a crash report", r.report.get("reason"))
+    check(r.current_sequence() == LOOP2, "crash: the paths up to the crash",
+          f"{r.current_sequence()}")
+
+    r = Run(args, residual, "loop-8", {"PATHCOV_HISTORY": "8"})
+    check(r.current_sequence() == LOOP[-8:] and
+          r.current and r.current[0]["completed"] == 13 and
+          r.current[0]["size"] == 8,
+          "PATHCOV_HISTORY=8: the last 8 of 13", f"{r.current_sequence()}")
+    r = Run(args, residual, "loop-12", {"PATHCOV_HISTORY": "12"})
+    check(r.current and r.current[0]["size"] == 8,
+          "PATHCOV_HISTORY=12: rounded down to 8")
+    r = Run(args, residual, "loop-off", {"PATHCOV_HISTORY": "0"})
+    check("history" not in r.report, "PATHCOV_HISTORY=0: no history")
+
+    for extra, why in ((["-fplugin-arg-pathcov-history=3"],
+                        "expected a power of two from 2 to 65536"),
+                       (["-fplugin-arg-pathcov-history=65536"], "")):
+        result = subprocess.run([*residual_build, *extra, "-c", "-o",
+                                 os.devnull], capture_output=True, text=True)
+        if why:
+            check(result.returncode != 0 and why in result.stderr,
+                  f"{extra[0]}: refused", result.stderr)
+        else:
+            check(result.returncode == 0, f"{extra[0]}: accepted",
+                  result.stderr)
+    result = subprocess.run([*build, "-fplugin-arg-pathcov-history=8", "-c",
+                             "-o", os.devnull], capture_output=True, text=True)
+    check(result.returncode != 0 and "history=N is for residual mode"
+          in result.stderr, "history in record mode: refused", result.stderr)
+    return finish(FAILURES, "path history: exact sequences, threads, a crash")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
