@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """pathcov benchmark harness (`make bench`): Debian source packages built in
-five variants (plain -O2, -O2 --coverage, pathcov record mode, pathcov
-residual mode against two corpora), each running a CPU-bound workload
-interleaved several times.
+six variants (plain -O2, -O2 --coverage, pathcov record mode, pathcov
+residual mode against two corpora, and the second with the path history
+on), each running a CPU-bound workload interleaved several times.
 
 Residual scenario (a): the corpus is recorded on the workload itself, so the
 residual build must write no report. Scenario (b): the corpus comes from the
@@ -35,15 +35,21 @@ import residual_oracle  # noqa: E402
 import stats as pstats  # noqa: E402
 from packages import PACKAGES  # noqa: E402
 
-VARIANTS = ["plain", "gcov", "record", "res_a", "res_b"]
+VARIANTS = ["plain", "gcov", "record", "res_a", "res_b", "res_h"]
 VARIANT_TITLE = {
     "plain": "-O2",
     "gcov": "-O2 --coverage",
     "record": "record",
     "res_a": "residual (a)",
     "res_b": "residual (b)",
+    "res_h": "residual (b) + history",
 }
-RESIDUAL = ("res_a", "res_b")
+RESIDUAL = ("res_a", "res_b", "res_h")
+# The residual builds the release-build targets are about: the history is
+# opt-in, measured against residual (b) on its own (HISTORY).
+RELEASE = ("res_a", "res_b")
+# res_h's history=N: each thread's last 256 paths.
+HISTORY = 256
 TEST_VARIANTS = ("plain", "gcov", "record")  # the test suite timed in each
 NATIVE = ["setarch", "-R"]
 VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]
@@ -315,10 +321,12 @@ def variant_flags(paths, work):
         "gcov": (base + " --coverage -fprofile-update=single", ""),
         "record": (f"{base} -fplugin={plugin}", rt),
     }
-    for v, c in (("res_a", "corpus-a.json"), ("res_b", "corpus-b.json")):
+    for v, c, more in (("res_a", "corpus-a.json", ""), ("res_b", "corpus-b.json", ""),
+                       ("res_h", "corpus-b.json",
+                        f" -fplugin-arg-pathcov-history={HISTORY}")):
         st = f"-fplugin-arg-pathcov-stats={os.path.join(work, 'stats-' + v + '.jsonl')}"
         flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-mode=residual "
-                    f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}{extra}",
+                    f"-fplugin-arg-pathcov-corpus={os.path.join(work, c)} {st}{extra}{more}",
                     rt)
     return flags
 
@@ -408,8 +416,8 @@ def bench_package(pkg, args, paths, res):
         if os.path.exists(ef):
             expected[tag] = residual_oracle.expected_residual(residual_oracle.corpus_paths(ef), tested_b)
     res["expected_b"] = residual_oracle.summary(expected["full"])
-    oracle_fail = {"res_a": [], "res_b": []}
-    res["oracle_runs"] = {"res_a": 0, "res_b": 0}
+    oracle_fail = {v: [] for v in RESIDUAL}
+    res["oracle_runs"] = {v: 0 for v in RESIDUAL}
 
     def check_oracle(v, report_dir, tag, what):
         reports = field_reports(report_dir)
@@ -544,15 +552,15 @@ def med(xs):
     return statistics.median(xs) if xs else None
 
 
-def wall_ratio(r, v):
-    b, x = r["variants"].get("plain"), r["variants"].get(v)
+def wall_ratio(r, v, base="plain"):
+    b, x = r["variants"].get(base), r["variants"].get(v)
     if not b or not x or not b["wall"] or not x["wall"]:
         return None
     return ratio_v(statistics.median(x["wall"]), statistics.median(b["wall"]))
 
 
-def key_ratio(r, v, key):
-    b, x = r["variants"].get("plain"), r["variants"].get(v)
+def key_ratio(r, v, key, base="plain"):
+    b, x = r["variants"].get(base), r["variants"].get(v)
     if not b or not x or key not in b or key not in x:
         return None
     return ratio_v(x[key], b[key])
@@ -628,15 +636,30 @@ def write_doc(results, args, paths, out):
                below == len(pairs))
         at_most("residual (b) Ir, median", 1.10, ir["res_b"], med)
         at_most("residual (b) Ir, worst", 1.25, ir["res_b"], max)
-        size = [key_ratio(r, v, "size") for r in ok for v in RESIDUAL]
+        size = [key_ratio(r, v, "size") for r in ok for v in RELEASE]
         at_most("residual size (`size` text + data), worst", 1.15, size, max)
-        cp = [key_ratio(r, v, "compile") for r in ok for v in RESIDUAL]
+        cp = [key_ratio(r, v, "compile") for r in ok for v in RELEASE]
         at_most("residual compile time, median", 1.10, cp, med)
         at_most("residual compile time, worst", 1.25, cp, max)
         fails = [r["name"] for r in results if r.get("error") or
                  any(r["oracle"].get(v) != "pass" for v in RESIDUAL)]
         target("oracle mismatches / failed programs", "none",
                ", ".join(fails) if fails else "none", not fails)
+        A("")
+        A(f"Path history (issue 13): residual (b) built with `history={HISTORY}` against "
+          "residual (b) without, same corpus and workload (ratios of the two; the oracle (b) "
+          "holds for both):")
+        A("")
+        A("| program | Ir | run time | size | compile |")
+        A("|---|---:|---:|---:|---:|")
+        hist = []
+        for r in ok:
+            row = [key_ratio(r, "res_h", "ir", "res_b"), wall_ratio(r, "res_h", "res_b"),
+                   key_ratio(r, "res_h", "size", "res_b"),
+                   key_ratio(r, "res_h", "compile", "res_b")]
+            hist.append(row)
+            A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row) + " |")
+        A("| **median** | " + " | ".join(fmt(med([h[i] for h in hist])) for i in range(4)) + " |")
         A("")
         A("Targets of issue 16 (record mode; measured, not asserted):")
         A("")
@@ -668,10 +691,10 @@ def write_doc(results, args, paths, out):
             A("")
     A("## How it is measured")
     A("")
-    A("Each Debian source package is built in five variants: plain `-O2`, `-O2 --coverage` "
+    A("Each Debian source package is built in six variants: plain `-O2`, `-O2 --coverage` "
       "(gcov, `-fprofile-update=single` on the command line; whether the driver still made the "
-      "counters atomic is stated per program), pathcov record mode, and pathcov residual mode "
-      "compiled against two corpora. pathcov counters are non-atomic (the default) in record mode "
+      "counters atomic is stated per program), pathcov record mode, pathcov residual mode "
+      f"compiled against two corpora, and the second again with the path history (`history={HISTORY}`). pathcov counters are non-atomic (the default) in record mode "
       "and for residual mode's tested paths; residual paths are always counted atomically by the "
       "runtime. Every variant runs the same workload, interleaved (A B C D E A B C D E ...); run "
       "time is the median wall time, peak memory the largest maximum RSS of the workload's "
