@@ -179,21 +179,26 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
 gasm *buildHistoryAsm(tree descriptor, tree id) {
   AsmOperands asmOps;
   const std::string record = asmOps.scratch();
-  const std::string index = asmOps.scratch();
+  const std::string offset = asmOps.scratch();
   const std::string idOp = asmOps.input("re", id);
   const std::string fnOp = asmOps.input("i", build_fold_addr_expr(descriptor));
-  const std::string mask = std::to_string(kHistoryMaskOffset);
-  const std::string ring = std::to_string(kHistoryRingOffset);
+  // The runtime is in the module: an executable's code (PIE or not) reads
+  // the thread-local pointer at a constant offset from %fs (local exec),
+  // a shared library's through the GOT (initial exec).
+  const std::string load =
+      flag_shlib ? "movq __pathcov_history_current@gottpoff(%%rip), " + record +
+                       "\n\tmovq %%fs:(" + record + "), " + record
+                 : "movq %%fs:__pathcov_history_current@tpoff, " + record;
+  const std::string entry = std::to_string(kHistoryRingOffset) + "(" + record +
+                            "," + offset + ")";
   return asmOps.build(
-      "movq __pathcov_history_current@gottpoff(%%rip), " + record +
-          "\n\tmovq %%fs:(" + record + "), " + record + "\n\tmovq (" + record +
-          "), " + index + "\n\taddq $1, (" + record + ")\n\tandq " + mask + "(" +
-          record + "), " + index + "\n\tjnz 1f\n\t" +
-          callStub(kHistoryStub, idOp, 0, fnOp) + "\n\tjmp 2f\n1:\n\tshlq $4, " +
-          index + "\n\tleaq " + ring + "(" + record + "," + index + "), " + record +
-          "\n\tmovq " + idOp + ", 8(" + record + ")\n\tleaq %c" +
-          fnOp.substr(1) + "(%%rip), " + index + "\n\tmovq " + index + ", (" +
-          record + ")\n2:",
+      load + "\n\tmovq (" + record + "), " + offset + "\n\taddq $16, (" +
+          record + ")\n\tandq " + std::to_string(kHistoryMaskOffset) + "(" +
+          record + "), " + offset + "\n\tjnz 1f\n\t" +
+          callStub(kHistoryStub, idOp, 0, fnOp) + "\n\tjmp 2f\n1:\n\tleaq " +
+          entry + ", " + record + "\n\tmovq " + idOp + ", 8(" + record +
+          ")\n\tleaq %c" + fnOp.substr(1) + "(%%rip), " + offset +
+          "\n\tmovq " + offset + ", (" + record + ")\n2:",
       true);
 }
 

@@ -51,10 +51,11 @@ constexpr uint64_t kRecordSeenSlots = 4096;
 gasm *buildMissAsm(const MissTables &tables, tree id);
 
 // x86-64: path `id` of `descriptor` appended to the thread's path history
-// (abi.h, PATHCOV_HISTORY_*), as one asm statement: the entry k = the
-// position, counted; where k & mask is 0, the stub's call, which stores
-// the entry; else {descriptor, id} at ring[k & mask]. Two scratch
-// registers, no branch taken but once a lap.
+// (abi.h, PATHCOV_HISTORY_*), as one asm statement: the record's offset
+// counted, and unless it falls on the ring's start (then the stub's call,
+// which stores the entry), {descriptor, id} stored there. Nine
+// instructions (ten in a shared library), two scratch registers, no
+// branch taken but once a lap.
 gasm *buildHistoryAsm(tree descriptor, tree id);
 
 // x86-64: `counter += 1` as one `asm inline` statement (`lock` with

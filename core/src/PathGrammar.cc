@@ -1,6 +1,7 @@
 #include "pathcov/core/PathGrammar.h"
 
 #include <algorithm>
+#include <utility>
 #include <tuple>
 
 namespace pathcov {
@@ -11,14 +12,25 @@ const std::vector<int64_t> &bodyOf(const PathGrammar &g, uint64_t k) {
   return k == 0 ? g.sequence : g.rules[k - 1];
 }
 
-void expandInto(const PathGrammar &g, const std::vector<int64_t> &body,
-                std::vector<uint64_t> &out) {
-  for (int64_t s : body) {
+// With a stack of its own: a report's rules can nest as deep as its
+// history is long (65536), too deep for the call stack.
+std::vector<uint64_t> expand(const PathGrammar &g,
+                             const std::vector<int64_t> &body) {
+  std::vector<uint64_t> out;
+  std::vector<std::pair<const std::vector<int64_t> *, size_t>> stack{{&body, 0}};
+  while (!stack.empty()) {
+    auto &[rule, next] = stack.back();
+    if (next == rule->size()) {
+      stack.pop_back();
+      continue;
+    }
+    const int64_t s = (*rule)[next++];
     if (s >= 0)
       out.push_back(static_cast<uint64_t>(s));
     else
-      expandInto(g, g.rules[static_cast<uint64_t>(-s) - 1], out);
+      stack.push_back({&g.rules[static_cast<uint64_t>(-s) - 1], 0});
   }
+  return out;
 }
 
 } // namespace
@@ -61,15 +73,11 @@ std::string checkPathGrammar(const PathGrammar &g, uint64_t terminals,
 }
 
 std::vector<uint64_t> expandPathGrammar(const PathGrammar &g) {
-  std::vector<uint64_t> out;
-  expandInto(g, g.sequence, out);
-  return out;
+  return expand(g, g.sequence);
 }
 
 std::vector<uint64_t> expandRule(const PathGrammar &g, uint64_t k) {
-  std::vector<uint64_t> out;
-  expandInto(g, g.rules[k - 1], out);
-  return out;
+  return expand(g, g.rules[k - 1]);
 }
 
 std::vector<HotSubpath> hotSubpaths(const PathGrammar &g, size_t limit) {

@@ -79,5 +79,19 @@ TEST(PathGrammarTest, RefusesExpansionsPastTheLimit) {
   EXPECT_EQ(checkPathGrammar(grammar(rules, {-16}), 1, kHistoryMax), "");
 }
 
+TEST(PathGrammarTest, ExpandsRulesNestedAsDeepAsTheHistory) {
+  // Rule k = rule k-1 then a path: 65535 rules deep, 65536 paths.
+  std::vector<std::vector<int64_t>> rules{{0, 1}};
+  for (int64_t k = 2; k < 65536; ++k)
+    rules.push_back({-(k - 1), k % 2});
+  const PathGrammar g = grammar(rules, {-65535});
+  ASSERT_EQ(checkPathGrammar(g, 2, kHistoryMax), "");
+  const std::vector<uint64_t> paths = expandPathGrammar(g);
+  ASSERT_EQ(paths.size(), 65536u);
+  for (uint64_t i = 0; i < paths.size(); ++i)
+    ASSERT_EQ(paths[i], i % 2);
+  EXPECT_EQ(hotSubpaths(g, 5).size(), 0u); // each rule is used once
+}
+
 } // namespace
 } // namespace pathcov

@@ -5,14 +5,15 @@
  *
  * A path end appends (descriptor, Ball-Larus id) to its thread's ring in
  * line (plugin/PathMiss.cc, buildHistoryAsm): the thread-local pointer
- * __pathcov_history_current names the ring; the position counts the paths
- * the thread completed, and entry k is ring[k & mask]. Where k & mask is
- * 0 the path end calls __pathcov_site_history instead
- * (path_miss_x86_64.S), which stores the entry itself: once a lap, and at
- * a thread's first path end, when the pointer is still history_start
- * (mask 0) and the call gives the thread a ring of its own. So the path
- * end has no branch but that one, and a thread that never completes a
- * path costs nothing.
+ * __pathcov_history_current names the ring; its offset counts 16 bytes
+ * (an entry) for each path the thread completed, and masked, it is the
+ * next entry's place in the ring (bytes, not entries: the code then needs
+ * no shift). Where the masked offset is 0 the path end calls
+ * __pathcov_site_history instead (history_x86_64.S), which stores the
+ * entry itself: once a lap, and at a thread's first path end, when the
+ * pointer is still history_start (mask 0) and the call gives the thread a
+ * ring of its own. So the path end has no branch but that one, and a
+ * thread that never completes a path costs nothing.
  *
  * Rings live in memory of their own (not in thread-local storage, whose
  * static part a dlopen'ed library cannot grow by more than a few hundred
@@ -33,11 +34,11 @@ struct history_entry {
   uint64_t id;
 };
 
-/* The instrumented code reads position and mask and writes ring at the
- * offsets abi.h gives (PATHCOV_HISTORY_*). */
+/* The instrumented code reads offset and offset_mask and writes ring at
+ * the offsets abi.h gives (PATHCOV_HISTORY_*). */
 struct history_record {
-  uint64_t position;
-  uint64_t mask;
+  uint64_t offset;      /* 16 bytes a path completed */
+  uint64_t offset_mask; /* 16 * (the ring's entries - 1) */
   struct history_record *next; /* the list of rings */
   uint64_t thread;             /* the owner's id */
   uint64_t exited;             /* the owner has exited: free for another */
@@ -45,7 +46,8 @@ struct history_record {
   uint64_t spare[2];
   struct history_entry ring[];
 };
-_Static_assert(offsetof(struct history_record, mask) == PATHCOV_HISTORY_MASK,
+_Static_assert(offsetof(struct history_record, offset_mask) ==
+                   PATHCOV_HISTORY_MASK,
                "abi.h");
 _Static_assert(offsetof(struct history_record, ring) == PATHCOV_HISTORY_RING,
                "abi.h");
@@ -60,7 +62,17 @@ static struct history_record history_start;
 static struct {
   struct history_record record;
   struct history_entry ring[DISCARD_ENTRIES];
-} history_discard = {.record = {.mask = DISCARD_ENTRIES - 1}};
+} history_discard = {
+    .record = {.offset_mask = (DISCARD_ENTRIES - 1) * sizeof(struct history_entry)}};
+
+static uint64_t ring_size(const struct history_record *r) {
+  return r->offset_mask / sizeof(struct history_entry) + 1;
+}
+
+static uint64_t completed(const struct history_record *r) {
+  return __atomic_load_n(&r->offset, __ATOMIC_ACQUIRE) /
+         sizeof(struct history_entry);
+}
 
 __thread struct history_record *__pathcov_history_current
     __attribute__((tls_model("initial-exec"))) = &history_start;
@@ -94,10 +106,10 @@ static struct history_record *claim_record(uint64_t size) {
            __atomic_load_n(&history.records, __ATOMIC_ACQUIRE);
        r; r = r->next) {
     uint64_t exited = 1;
-    if (r->mask + 1 == size &&
+    if (ring_size(r) == size &&
         __atomic_compare_exchange_n(&r->exited, &exited, 0, 0,
                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
-      __atomic_store_n(&r->position, 0, __ATOMIC_RELAXED);
+      __atomic_store_n(&r->offset, 0, __ATOMIC_RELAXED);
       memset(r->ring, 0, size * sizeof r->ring[0]);
       return r;
     }
@@ -107,7 +119,7 @@ static struct history_record *claim_record(uint64_t size) {
                                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (r == MAP_FAILED)
     return NULL;
-  r->mask = size - 1;
+  r->offset_mask = (size - 1) * sizeof(struct history_entry);
   r->mapped = bytes;
   r->next = __atomic_load_n(&history.records, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(&history.records, &r->next, r, 1,
@@ -142,8 +154,8 @@ static void start_thread(void *arg) {
 }
 
 /* From __pathcov_site_history: path id of fn ended where its entry's index
- * is 0 (the stub passes its frame too, unused here). The position counts
- * it already, but for a thread's first path. */
+ * is 0 (the stub passes its frame too, unused here). The offset counts it
+ * already, but for a thread's first path. */
 void pathcov_site_history(const struct pathcov_function *fn, uint64_t id,
                           void *frame) {
   (void)frame;
@@ -158,7 +170,7 @@ void pathcov_site_history(const struct pathcov_function *fn, uint64_t id,
       return;
     __atomic_store_n(&r->ring[0].id, id, __ATOMIC_RELAXED);
     __atomic_store_n(&r->ring[0].fn, fn, __ATOMIC_RELAXED);
-    __atomic_store_n(&r->position, 1, __ATOMIC_RELEASE);
+    __atomic_store_n(&r->offset, sizeof(struct history_entry), __ATOMIC_RELEASE);
     return;
   }
   __atomic_store_n(&r->ring[0].id, id, __ATOMIC_RELAXED);
@@ -181,7 +193,7 @@ int pathcov_history_recorded(void) {
   for (struct history_record *r =
            __atomic_load_n(&history.records, __ATOMIC_ACQUIRE);
        r; r = r->next)
-    if (__atomic_load_n(&r->position, __ATOMIC_RELAXED))
+    if (completed(r))
       return 1;
   return 0;
 }
@@ -203,20 +215,20 @@ struct history_scratch {
 /* The entries of r, oldest first, as they stand: of a running thread's
  * but this one's, those no write can have touched while they were copied
  * (its newest entry may still be on its way; the oldest were overwritten
- * if its position moved on meanwhile). Returns how many. */
+ * if its offset moved on meanwhile). Returns how many. */
 static uint64_t snapshot(const struct history_record *r, int current,
                          struct history_entry *out) {
-  const uint64_t size = r->mask + 1;
-  const uint64_t before = __atomic_load_n(&r->position, __ATOMIC_ACQUIRE);
+  const uint64_t size = ring_size(r);
+  const uint64_t before = completed(r);
   const uint64_t first = before > size ? before - size : 0;
   for (uint64_t k = first; k < before; ++k) {
-    const struct history_entry *e = &r->ring[k & r->mask];
+    const struct history_entry *e = &r->ring[k & (size - 1)];
     out[k - first].fn = __atomic_load_n(&e->fn, __ATOMIC_RELAXED);
     out[k - first].id = __atomic_load_n(&e->id, __ATOMIC_RELAXED);
   }
   if (current || __atomic_load_n(&r->exited, __ATOMIC_ACQUIRE))
     return before - first;
-  const uint64_t after = __atomic_load_n(&r->position, __ATOMIC_ACQUIRE);
+  const uint64_t after = completed(r);
   const uint64_t overwritten = after > size ? after - size : 0;
   const uint64_t from = overwritten > first ? overwritten : first;
   const uint64_t end = before > 0 ? before - 1 : 0;
@@ -292,9 +304,9 @@ static int format_thread(struct pathcov_out *o, const char *separator,
                          ? ", \"exited\": true"
                          : ", \"exited\": false");
   pathcov_out_str(o, ", \"size\": ");
-  pathcov_out_u64(o, r->mask + 1);
+  pathcov_out_u64(o, ring_size(r));
   pathcov_out_str(o, ", \"completed\": ");
-  pathcov_out_u64(o, __atomic_load_n(&r->position, __ATOMIC_RELAXED));
+  pathcov_out_u64(o, completed(r));
   pathcov_out_str(o, ",\n    \"paths\": [");
   for (uint64_t i = 0; i < paths; ++i) {
     pathcov_out_str(o, i ? ",\n     {\"identity\": " : "\n     {\"identity\": ");
@@ -346,8 +358,8 @@ void pathcov_history_format(struct pathcov_out *o) {
   for (struct history_record *r =
            __atomic_load_n(&history.records, __ATOMIC_ACQUIRE);
        r; r = r->next)
-    if (r->mask + 1 > largest)
-      largest = r->mask + 1;
+    if (ring_size(r) > largest)
+      largest = ring_size(r);
   if (!largest)
     return;
   struct history_scratch s;

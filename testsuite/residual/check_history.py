@@ -17,6 +17,7 @@ mode with history=64 and run:
     reuse: a thread that starts after another exited takes its ring;
   - crash: the crash report (SIGSEGV) holds the crashing thread's paths;
   - PATHCOV_HISTORY=8: the last 8 of 13; PATHCOV_HISTORY=0: no history;
+  - a shared library built with history, dlopen'ed by a program without;
   - bad arguments: history=3, history in record mode.
 A path is told by the marked lines it runs through ("mark: NAME" in
 history.c), not by its id. Every report is checked against
@@ -37,12 +38,14 @@ from testlib import (FAILURES, check, check_schema, finish,  # noqa: E402
                      fresh_directory, must)
 
 PROGRAM = os.path.join(HERE, "programs", "history.c")
+LIBRARY = os.path.join(HERE, "programs", "history_lib.c")
+LOADER = os.path.join(HERE, "programs", "history_dlopen.c")
 
 
-def marks():
-    """Line number -> mark name, from history.c's "mark: NAME" comments."""
+def marks(source=PROGRAM):
+    """Line number -> mark name, from the source's "mark: NAME" comments."""
     found = {}
-    with open(PROGRAM) as f:
+    with open(source) as f:
         for number, line in enumerate(f, 1):
             m = re.search(r"/\* mark: ([\w-]+) \*/", line)
             if m:
@@ -57,10 +60,10 @@ def step(name, *marked):
     return (name, frozenset(marked))
 
 
-def sequence(thread):
+def sequence(thread, marked=MARKS):
     """A decoded thread's history as (function, marks on its path)."""
     def of(p):
-        return step(p["name"], *(MARKS[n] for n in p["lines"] if n in MARKS))
+        return step(p["name"], *(marked[n] for n in p["lines"] if n in marked))
     return [of(thread["paths"][i]) for i in thread["sequence"]]
 
 
@@ -212,6 +215,30 @@ def main():
           "PATHCOV_HISTORY=12: rounded down to 8")
     r = Run(args, residual, "loop-off", {"PATHCOV_HISTORY": "0"})
     check("history" not in r.report, "PATHCOV_HISTORY=0: no history")
+
+    # A shared library with history, dlopen'ed by a program without: its
+    # initial-exec thread-local pointer fits the loader's static TLS.
+    library = os.path.join(args.workdir, "libhistory.so")
+    loader = os.path.join(args.workdir, "loader")
+    requested = os.path.join(args.workdir, "library.json")
+    must([args.compiler, "-O2", "-g", "-fPIC", "-shared",
+          f"-I{args.runtime_include}", f"-fplugin={args.plugin}",
+          "-fplugin-arg-pathcov-mode=residual",
+          f"-fplugin-arg-pathcov-corpus={corpus}",
+          "-fplugin-arg-pathcov-history=16", LIBRARY, "-o", library, *link],
+         "dlopen: library build")
+    must([args.compiler, "-O2", LOADER, "-o", loader, "-ldl"],
+         "dlopen: loader build")
+    must([loader, library, requested], "dlopen: run")
+    decoded = json.loads(must([args.pathcov, "decode", "--json", requested],
+                              "dlopen: decode").stdout)
+    threads = decoded["reports"][0].get("history", [])
+    body = step("lib_work", "lib-body")
+    check(len(threads) == 1 and
+          sequence(threads[0], marks(LIBRARY)) == 3 * [body] +
+          [step("lib_work")],
+          "dlopen: the library's three iterations and its return",
+          json.dumps(threads)[:500])
 
     for extra, why in ((["-fplugin-arg-pathcov-history=3"],
                         "expected a power of two from 2 to 65536"),

@@ -79,12 +79,12 @@
 #define PATHCOV_HISTORY_MAX 65536
 /* A path end of such a function appends {descriptor, id} (16 bytes) to its
  * thread's ring, a record whose address is in the initial-exec
- * thread-local __pathcov_history_current: the record's first word is the
- * position (paths completed), the word at PATHCOV_HISTORY_MASK the ring's
- * size less one, and entry k is at PATHCOV_HISTORY_RING + 16 * (k & mask).
- * Where k & mask is 0 the path end calls __pathcov_site_history (fn, id:
- * see path_miss_x86_64.S) after counting the position, which stores the
- * entry. */
+ * thread-local __pathcov_history_current: the record's first word counts
+ * 16 for each path completed, the word at PATHCOV_HISTORY_MASK is 16 times
+ * the ring's size less one, and the entry goes at PATHCOV_HISTORY_RING +
+ * (first word & mask), bytes from the record. Where that is the ring's
+ * start the path end calls __pathcov_site_history (fn, id: see
+ * path_miss_x86_64.S) after counting, which stores the entry. */
 #define PATHCOV_HISTORY_MASK 8
 #define PATHCOV_HISTORY_RING 64
 
