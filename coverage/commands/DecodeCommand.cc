@@ -337,7 +337,7 @@ size_t residualFunction(const std::map<FunctionKey, size_t> &byKey,
 // InputError naming the place in the report.
 DecodedReport decodeReport(const Report &report, const LoadedModule &module,
                            Symbolizer &symbolizer) {
-  DecodedReport decoded{report, module.module.path, 0, {}};
+  DecodedReport decoded{report, module.module.path, 0, {}, {}};
   std::map<FunctionKey, size_t> byKey; // first record of each (comdat)
   for (size_t i = 0; i < module.functions.size(); ++i)
     byKey.emplace(keyOf(module.functions[i]), i);

@@ -42,8 +42,7 @@ struct history_record {
   struct history_record *next; /* the list of rings */
   uint64_t thread;             /* the owner's id */
   uint64_t exited;             /* the owner has exited: free for another */
-  uint64_t mapped;             /* bytes, ring included */
-  uint64_t spare[2];
+  uint64_t spare[3];           /* the ring starts a cache line */
   struct history_entry ring[];
 };
 _Static_assert(offsetof(struct history_record, offset_mask) ==
@@ -57,13 +56,13 @@ static struct history_record history_start;
 
 /* The ring of threads without one (history off, or no memory): written,
  * never read, shared (its entries' values do not matter). 256 entries: a
- * call every 256 path ends. */
+ * call every 256 path ends. In .bss: init_history sets its mask, before
+ * any thread is given it. */
 #define DISCARD_ENTRIES 256
 static struct {
   struct history_record record;
   struct history_entry ring[DISCARD_ENTRIES];
-} history_discard = {
-    .record = {.offset_mask = (DISCARD_ENTRIES - 1) * sizeof(struct history_entry)}};
+} history_discard;
 
 static uint64_t ring_size(const struct history_record *r) {
   return r->offset_mask / sizeof(struct history_entry) + 1;
@@ -96,6 +95,8 @@ static void init_history(void) {
   while (size != UINT64_MAX && (size & (size - 1)))
     size &= size - 1;
   history.size = size;
+  history_discard.record.offset_mask =
+      (DISCARD_ENTRIES - 1) * sizeof(struct history_entry);
   history.has_key = pthread_key_create(&history.key, on_thread_exit) == 0;
 }
 
@@ -120,7 +121,6 @@ static struct history_record *claim_record(uint64_t size) {
   if (r == MAP_FAILED)
     return NULL;
   r->offset_mask = (size - 1) * sizeof(struct history_entry);
-  r->mapped = bytes;
   r->next = __atomic_load_n(&history.records, __ATOMIC_RELAXED);
   while (!__atomic_compare_exchange_n(&history.records, &r->next, r, 1,
                                       __ATOMIC_RELEASE, __ATOMIC_RELAXED))

@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,7 +78,7 @@ __attribute__((noinline)) static void *worker_b(void *arg) {
 }
 
 __attribute__((noinline)) static void crash(void) {
-  *(volatile int *)(sink ? 0 : 16) = 1; /* mark: crash */
+  *(volatile int *)(uintptr_t)(sink ? 0 : 16) = 1; /* mark: crash */
 }
 
 int main(int argc, char **argv) {
