@@ -20,7 +20,11 @@ def merge(pathcov, output, source, stdin=None):
     run = subprocess.run([pathcov, "merge", "-q", "-o", output, source],
                          stdin=stdin, capture_output=True, encoding="utf-8",
                          errors="replace")
-    with open(output, "rb") if run.returncode == 0 else open(os.devnull, "rb") as f:
+    # A refusal writes nothing (and /dev/null is no reference: on one
+    # machine something run as root had replaced it with a regular file).
+    if run.returncode != 0:
+        return run.returncode, b"", run.stderr
+    with open(output, "rb") as f:
         return run.returncode, f.read(), run.stderr
 
 
@@ -41,7 +45,10 @@ def main():
         check(streamed[0] == whole[0],
               f"{path}: exit {streamed[0]} streamed, {whole[0]} read whole\n"
               f"      {streamed[2].strip()} | {whole[2].strip()}")
-        check(streamed[1] == whole[1], f"{path}: another corpus streamed")
+        check(streamed[1] == whole[1], f"{path}: another corpus streamed",
+              f"exit {streamed[0]}, {len(streamed[1])} bytes streamed, "
+              f"{len(whole[1])} read whole: {streamed[2].strip()[:200]} | "
+              f"{whole[2].strip()[:200]}")
         accepted += streamed[0] == 0
     check(accepted > 0, "some inputs are accepted corpora")
     return finish(FAILURES, f"ok: {len(inputs)} inputs ({accepted} accepted) "
