@@ -11,6 +11,19 @@ namespace pathcov {
 
 namespace {
 
+// A path's key in a report (`at`).
+ReportPathKey readPathKey(const JsonPath &at, const nlohmann::json &p) {
+  ReportPathKey path;
+  path.identity = at.field<std::string>(p, "identity");
+  if (path.identity.empty())
+    throw InputError(at.name("identity") + ": expected a function identity");
+  path.checksum = at.field<std::string>(p, "checksum");
+  if (path.checksum.size() != 16 || !isLowerHex(path.checksum))
+    throw InputError(at.name("checksum") + ": expected 16 lowercase hex digits");
+  path.id = at.field<uint64_t>(p, "id");
+  return path;
+}
+
 std::vector<int64_t> readSymbols(const JsonPath &at, const nlohmann::json &j) {
   if (!j.is_array())
     throw InputError(at.where() + ": expected an array of integers");
@@ -45,17 +58,8 @@ std::vector<ThreadHistory> readHistory(const JsonPath &at,
     const nlohmann::json &paths = here.field<const nlohmann::json &>(t, "paths");
     if (!paths.is_array())
       throw InputError(here.name("paths") + ": expected an array");
-    for (size_t k = 0; k < paths.size(); ++k) {
-      const JsonPath p = here.at("paths").index(k);
-      HistoryPath path;
-      path.identity = p.field<std::string>(paths[k], "identity");
-      path.checksum = p.field<std::string>(paths[k], "checksum");
-      if (path.checksum.size() != 16 || !isLowerHex(path.checksum))
-        throw InputError(p.name("checksum") +
-                         ": expected 16 lowercase hex digits");
-      path.id = p.field<uint64_t>(paths[k], "id");
-      h.paths.push_back(std::move(path));
-    }
+    for (size_t k = 0; k < paths.size(); ++k)
+      h.paths.push_back(readPathKey(here.at("paths").index(k), paths[k]));
     const nlohmann::json &rules = here.field<const nlohmann::json &>(t, "rules");
     if (!rules.is_array())
       throw InputError(here.name("rules") + ": expected an array of rules");
@@ -108,14 +112,7 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
       const nlohmann::json &p = paths[i];
       const JsonPath at = top.at("residual_paths").index(i);
       ReportPath path;
-      path.identity = at.field<std::string>(p, "identity");
-      if (path.identity.empty())
-        throw InputError(at.name("identity") + ": expected a function identity");
-      path.checksum = at.field<std::string>(p, "checksum");
-      if (path.checksum.size() != 16 || !isLowerHex(path.checksum))
-        throw InputError(at.name("checksum") +
-                         ": expected 16 lowercase hex digits");
-      path.id = at.field<uint64_t>(p, "id");
+      static_cast<ReportPathKey &>(path) = readPathKey(at, p);
       path.count = at.field<uint64_t>(p, "count");
       if (path.count == 0)
         throw InputError(at.name("count") +

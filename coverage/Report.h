@@ -14,22 +14,19 @@
 
 namespace pathcov {
 
-struct ReportPath {
+// A path as a report names it: a function (by identity and CFG checksum)
+// and its Ball-Larus id.
+struct ReportPathKey {
   std::string identity;
   std::string checksum;
   uint64_t id = 0;
+};
+
+struct ReportPath : ReportPathKey {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0; // CLOCK_REALTIME
   uint64_t thread = 0;      // the thread that first ran it (gettid)
   CallingContexts contexts; // most counted first
-};
-
-// A path of a thread's history: a function (by identity and CFG checksum)
-// and its Ball-Larus id.
-struct HistoryPath {
-  std::string identity;
-  std::string checksum;
-  uint64_t id = 0;
 };
 
 // One thread's path history (format 2.2; history=N builds): its last paths,
@@ -40,7 +37,7 @@ struct ThreadHistory {
   bool exited = false;   // its ring outlived it
   uint64_t size = 0;     // the ring's
   uint64_t completed = 0; // paths it completed in all
-  std::vector<HistoryPath> paths;
+  std::vector<ReportPathKey> paths;
   PathGrammar grammar;
 };
 

@@ -9,7 +9,8 @@ namespace pathcov {
 namespace {
 
 // Indexed by ResidualPolicy. Complete functions get no code and no
-// descriptor (Plugin.cc); their row is never used for code.
+// descriptor (Plugin.cc) but with history=N, where their row gives a
+// descriptor without tables and path ends with nothing to check.
 constexpr PolicyLowering kLowerings[kResidualPolicies] = {
     /* Bytemap  */ {kFlagBytemap, PathEnd::CheckBytemap, true},
     /* Array    */ {0, PathEnd::CheckTable, true},

@@ -33,40 +33,53 @@ std::vector<uint64_t> expand(const PathGrammar &g,
   return out;
 }
 
+// Each rule's expansion length (index 0: the sequence's), at most `cap`:
+// a grammar can name exponentially long sequences. Rules name only lower
+// rules (checkPathGrammar).
+std::vector<uint64_t> expansionLengths(const PathGrammar &g, uint64_t cap) {
+  std::vector<uint64_t> length(g.rules.size() + 1, 0);
+  for (uint64_t k = 1; k <= g.rules.size() + 1; ++k) {
+    const uint64_t rule = k <= g.rules.size() ? k : 0;
+    uint64_t total = 0;
+    for (int64_t s : bodyOf(g, rule)) {
+      const uint64_t more = s >= 0 ? 1 : length[static_cast<uint64_t>(-s)];
+      total = __builtin_add_overflow(total, more, &total) ? cap
+                                                          : std::min(cap, total);
+    }
+    length[rule] = total;
+  }
+  return length;
+}
+
 } // namespace
 
 std::string checkPathGrammar(const PathGrammar &g, uint64_t terminals,
                              uint64_t maxLength) {
-  // length[k]: rule k's expansion, capped past maxLength (a grammar can
-  // name exponentially long sequences).
-  std::vector<uint64_t> length(g.rules.size() + 1, 0);
   for (uint64_t k = 1; k <= g.rules.size() + 1; ++k) {
     const uint64_t rule = k <= g.rules.size() ? k : 0;
     const std::vector<int64_t> &body = bodyOf(g, rule);
-    const std::string where =
-        rule ? "rules[" + std::to_string(rule - 1) + "]" : "sequence";
+    const auto where = [&] {
+      return rule ? "rules[" + std::to_string(rule - 1) + "]"
+                  : std::string("sequence");
+    };
     if (rule && body.size() < 2)
-      return where + ": a rule has at least two symbols";
-    uint64_t total = 0;
+      return where() + ": a rule has at least two symbols";
     for (size_t i = 0; i < body.size(); ++i) {
       const int64_t s = body[i];
-      const std::string at = where + "[" + std::to_string(i) + "]";
+      const auto at = [&] { return where() + "[" + std::to_string(i) + "]"; };
       if (s >= 0 && static_cast<uint64_t>(s) >= terminals)
-        return at + ": path " + std::to_string(s) + " is not in paths (" +
+        return at() + ": path " + std::to_string(s) + " is not in paths (" +
                std::to_string(terminals) + " of them)";
       // -s, not below 1, and below this rule (any rule, for the sequence).
       if (s < 0 && (s == INT64_MIN ||
                     static_cast<uint64_t>(-s) > g.rules.size() ||
                     (rule && static_cast<uint64_t>(-s) >= rule)))
-        return at + ": rule " + std::to_string(s == INT64_MIN ? 0 : -s) +
-               (rule ? " is not a rule below this one"
-                     : " is not in rules");
-      total = std::min(maxLength + 1,
-                       total + (s >= 0 ? 1 : length[static_cast<uint64_t>(-s)]));
+        return at() + ": rule " + std::to_string(s == INT64_MIN ? 0 : -s) +
+               (rule ? " is not a rule below this one" : " is not in rules");
     }
-    length[rule] = total;
   }
-  if (length[0] > maxLength)
+  const uint64_t beyond = maxLength == UINT64_MAX ? maxLength : maxLength + 1;
+  if (expansionLengths(g, beyond)[0] > maxLength)
     return "sequence: expands to more than " + std::to_string(maxLength) +
            " paths";
   return "";
@@ -82,10 +95,8 @@ std::vector<uint64_t> expandRule(const PathGrammar &g, uint64_t k) {
 
 std::vector<HotSubpath> hotSubpaths(const PathGrammar &g, size_t limit) {
   const size_t n = g.rules.size();
-  std::vector<uint64_t> length(n + 1, 0), occurrences(n + 1, 0);
-  for (uint64_t k = 1; k <= n; ++k)
-    for (int64_t s : g.rules[k - 1])
-      length[k] += s >= 0 ? 1 : length[static_cast<uint64_t>(-s)];
+  const std::vector<uint64_t> length = expansionLengths(g, UINT64_MAX);
+  std::vector<uint64_t> occurrences(n + 1, 0);
   // A rule occurs wherever a rule that names it does: from the sequence
   // down (rules name only rules below them).
   for (int64_t s : g.sequence)

@@ -400,7 +400,7 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
     DecodedHistory h;
     h.thread = t;
     for (size_t k = 0; k < thread.paths.size(); ++k) {
-      const HistoryPath &p = thread.paths[k];
+      const ReportPathKey &p = thread.paths[k];
       const std::string where =
           "history[" + std::to_string(t) + "].paths[" + std::to_string(k) + "]";
       const size_t index =
@@ -444,6 +444,11 @@ void showContexts(const FunctionMetadata &f, const Residual &x,
     out << "      " << countText(c) << ": " << contextText(c, f.name) << "\n";
 }
 
+// " (the main thread)" for the thread whose id is the process's.
+const char *mainThreadText(uint64_t thread, const Report &r) {
+  return thread == r.pid ? " (the main thread)" : "";
+}
+
 // "f path 3", and " (residual)" for a residual one.
 std::string stepName(const HistoryStep &step) {
   return step.function->name + " path " + std::to_string(step.path.id) +
@@ -459,7 +464,7 @@ void showHistory(const DecodedHistory &h, const Report &r,
                  const DecodeOptions &options, std::ostream &out) {
   const ThreadHistory &t = r.history[h.thread];
   out << "\npath history of thread " << t.thread
-      << (t.thread == r.pid ? " (the main thread)" : "")
+      << mainThreadText(t.thread, r)
       << (t.current ? ", which wrote the report" : "")
       << (t.exited ? ", exited" : "") << ": the last "
       << plural(h.sequence.size(), "path", "paths") << " of " << t.completed
@@ -558,7 +563,7 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
       if (details)
         out << "; first seen " << utcTime(x.firstSeenNs) << " ("
             << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
-            << x.thread << (x.thread == r.pid ? " (the main thread)" : "");
+            << x.thread << mainThreadText(x.thread, r);
       out << "\n";
       showContexts(f, x, out);
       if (p.nearest)

@@ -90,11 +90,9 @@ static void on_thread_exit(void *record) {
 }
 
 static void init_history(void) {
-  uint64_t size = pathcov_setting("PATHCOV_HISTORY", PATHCOV_HISTORY_MAX, 1,
-                                  UINT64_MAX);
-  while (size != UINT64_MAX && (size & (size - 1)))
-    size &= size - 1;
-  history.size = size;
+  history.size = pathcov_setting_power_of_two("PATHCOV_HISTORY",
+                                              PATHCOV_HISTORY_MAX, 1,
+                                              UINT64_MAX);
   history_discard.record.offset_mask =
       (DISCARD_ENTRIES - 1) * sizeof(struct history_entry);
   history.has_key = pthread_key_create(&history.key, on_thread_exit) == 0;
@@ -160,21 +158,19 @@ void pathcov_site_history(const struct pathcov_function *fn, uint64_t id,
                           void *frame) {
   (void)frame;
   struct history_record *r = __pathcov_history_current;
-  if (r == &history_discard.record)
-    return;
-  if (r == &history_start) {
+  const int starting = r == &history_start;
+  if (starting) {
     struct first_path first = {fn, NULL};
     pathcov_preserving_vectors(start_thread, &first);
     r = __pathcov_history_current = first.record;
-    if (r == &history_discard.record)
-      return;
-    __atomic_store_n(&r->ring[0].id, id, __ATOMIC_RELAXED);
-    __atomic_store_n(&r->ring[0].fn, fn, __ATOMIC_RELAXED);
-    __atomic_store_n(&r->offset, sizeof(struct history_entry), __ATOMIC_RELEASE);
-    return;
   }
+  if (r == &history_discard.record)
+    return;
   __atomic_store_n(&r->ring[0].id, id, __ATOMIC_RELAXED);
   __atomic_store_n(&r->ring[0].fn, fn, __ATOMIC_RELAXED);
+  /* The start record counted that path: the thread's own counts it now. */
+  if (starting)
+    __atomic_store_n(&r->offset, sizeof(struct history_entry), __ATOMIC_RELEASE);
 }
 
 /* A forked child has one thread, the one that forked: the others' rings
@@ -215,11 +211,14 @@ struct history_scratch {
 /* The entries of r, oldest first, as they stand: of a running thread's
  * but this one's, those no write can have touched while they were copied
  * (its newest entry may still be on its way; the oldest were overwritten
- * if its offset moved on meanwhile). Returns how many. */
+ * if its offset moved on meanwhile). Returns how many, and in *paths the
+ * paths it had completed when the copy began (the report's `completed`:
+ * read once, so that no entry counts past it, even where a new thread
+ * takes the ring meanwhile and starts it again). */
 static uint64_t snapshot(const struct history_record *r, int current,
-                         struct history_entry *out) {
+                         struct history_entry *out, uint64_t *paths) {
   const uint64_t size = ring_size(r);
-  const uint64_t before = completed(r);
+  const uint64_t before = *paths = completed(r);
   const uint64_t first = before > size ? before - size : 0;
   for (uint64_t k = first; k < before; ++k) {
     const struct history_entry *e = &r->ring[k & (size - 1)];
@@ -290,8 +289,8 @@ static int format_thread(struct pathcov_out *o, const char *separator,
                           const struct history_record *r,
                           struct history_scratch *s) {
   const int current = r == __pathcov_history_current;
-  uint64_t paths = 0;
-  uint64_t n = index_paths(s, snapshot(r, current, s->entries), &paths);
+  uint64_t done = 0, paths = 0;
+  uint64_t n = index_paths(s, snapshot(r, current, s->entries, &done), &paths);
   struct sequitur_grammar g;
   if (sequitur_compress(s->symbols, (uint32_t)n, s->grammar, s->grammar_bytes,
                         &g) != 0)
@@ -306,15 +305,11 @@ static int format_thread(struct pathcov_out *o, const char *separator,
   pathcov_out_str(o, ", \"size\": ");
   pathcov_out_u64(o, ring_size(r));
   pathcov_out_str(o, ", \"completed\": ");
-  pathcov_out_u64(o, completed(r));
+  pathcov_out_u64(o, done);
   pathcov_out_str(o, ",\n    \"paths\": [");
   for (uint64_t i = 0; i < paths; ++i) {
-    pathcov_out_str(o, i ? ",\n     {\"identity\": " : "\n     {\"identity\": ");
-    pathcov_out_string(o, s->paths[i].fn->identity);
-    pathcov_out_str(o, ", \"checksum\": ");
-    pathcov_out_hex64(o, s->paths[i].fn->cfg_checksum);
-    pathcov_out_str(o, ", \"id\": ");
-    pathcov_out_u64(o, s->paths[i].id);
+    pathcov_out_str(o, i ? ",\n     " : "\n     ");
+    pathcov_out_path(o, s->paths[i].fn, s->paths[i].id);
     pathcov_out_str(o, "}");
   }
   pathcov_out_str(o, "],\n    \"rules\": [");

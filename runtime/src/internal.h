@@ -220,6 +220,9 @@ void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook);
  * `fallback` (with a warning when it is set to something else). */
 uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
                          uint64_t fallback);
+/* The same, rounded down to a power of two unless it is `fallback`. */
+uint64_t pathcov_setting_power_of_two(const char *name, uint64_t max,
+                                      int zero, uint64_t fallback);
 
 /* The calling thread's id (gettid), async-signal-safe. */
 uint32_t pathcov_thread_id(void);
@@ -227,6 +230,11 @@ uint32_t pathcov_thread_id(void);
 /* fn(arg) with every vector register preserved (path_miss_x86_64.S), for
  * the code behind the stubs to call code that may use them. */
 void pathcov_preserving_vectors(void (*fn)(void *), void *arg);
+
+/* A path as reports name it: `{"identity": ..., "checksum": ..., "id": N`
+ * (the caller adds its own fields and the closing brace). */
+void pathcov_out_path(struct pathcov_out *o, const struct pathcov_function *fn,
+                      uint64_t id);
 
 /* The path history (history.c), linked in only with the plugin's
  * history=N (its instrumented code names history.c's symbols): weak, so

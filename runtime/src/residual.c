@@ -293,6 +293,16 @@ static void format_context_modules(struct pathcov_out *o,
   pathcov_out_str(o, "]");
 }
 
+void pathcov_out_path(struct pathcov_out *o, const struct pathcov_function *fn,
+                      uint64_t id) {
+  pathcov_out_str(o, "{\"identity\": ");
+  pathcov_out_string(o, fn->identity);
+  pathcov_out_str(o, ", \"checksum\": ");
+  pathcov_out_hex64(o, fn->cfg_checksum);
+  pathcov_out_str(o, ", \"id\": ");
+  pathcov_out_u64(o, id);
+}
+
 /* The report (docs/residual-mode.md, "Reports"), for every destination.
  * Paths are listed in the order they were first seen (entry order), those
  * with a count. `take`: the counts written are taken (before exec). */
@@ -320,7 +330,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
   struct context_objects objects;
   objects.used = 0;
   pathcov_out_str(o, ",\n \"residual_paths\": [");
-  const char *separator = "\n  {\"identity\": ";
+  const char *separator = "\n  ";
   for (uint64_t i = 0, n = entries_used(); i < n; ++i) {
     struct entry *e = &residual_table.entries[i];
     if (__atomic_load_n(&e->state, __ATOMIC_ACQUIRE) != ENTRY_LIVE)
@@ -329,12 +339,8 @@ static void format_report(struct pathcov_out *o, const char *reason,
     if (count == 0)
       continue;
     pathcov_out_str(o, separator);
-    separator = ",\n  {\"identity\": ";
-    pathcov_out_string(o, e->fn->identity);
-    pathcov_out_str(o, ", \"checksum\": ");
-    pathcov_out_hex64(o, e->fn->cfg_checksum);
-    pathcov_out_str(o, ", \"id\": ");
-    pathcov_out_u64(o, e->id);
+    separator = ",\n  ";
+    pathcov_out_path(o, e->fn, e->id);
     pathcov_out_str(o, ",\n   \"count\": ");
     pathcov_out_u64(o, count);
     pathcov_out_str(o, ", \"first_seen_ns\": ");
@@ -359,7 +365,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
   pathcov_out_u64(o, read_count(&residual_table.dropped_paths, take));
   /* How often the tested paths ran: their counts in the tables. */
   pathcov_out_str(o, ",\n \"tested_paths\": [");
-  separator = "\n  {\"identity\": ";
+  separator = "\n  ";
   FOR_EACH_DESCRIPTOR(p) {
     const struct pathcov_function *fn = *p;
     if (!has_counts(fn))
@@ -370,12 +376,8 @@ static void format_report(struct pathcov_out *o, const char *reason,
       if (id == UINT64_MAX || count == 0)
         continue;
       pathcov_out_str(o, separator);
-      separator = ",\n  {\"identity\": ";
-      pathcov_out_string(o, fn->identity);
-      pathcov_out_str(o, ", \"checksum\": ");
-      pathcov_out_hex64(o, fn->cfg_checksum);
-      pathcov_out_str(o, ", \"id\": ");
-      pathcov_out_u64(o, id);
+      separator = ",\n  ";
+      pathcov_out_path(o, fn, id);
       pathcov_out_str(o, ", \"count\": ");
       pathcov_out_u64(o, count);
       pathcov_out_str(o, "}");
@@ -553,6 +555,15 @@ static void write_at_exec(void) {
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
+uint64_t pathcov_setting_power_of_two(const char *name, uint64_t max,
+                                      int zero, uint64_t fallback) {
+  uint64_t value = pathcov_setting(name, max, zero, fallback);
+  if (value != fallback)
+    while (value & (value - 1))
+      value &= value - 1;
+  return value;
+}
+
 uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
                          uint64_t fallback) {
   const char *text = secure_getenv(name);
@@ -578,13 +589,12 @@ static void init_reports(void) {
                                           CONTEXT_DEPTH_MAX, 1,
                                           CONTEXT_DEPTH_DEFAULT),
                    __ATOMIC_RELAXED);
-  /* Rounded down to a power of two (runtime/README.md): residual_table.c
-   * masks with it. */
-  uint64_t period = pathcov_setting("PATHCOV_CONTEXT_PERIOD", UINT64_C(1) << 62,
-                                 0, CONTEXT_PERIOD_DEFAULT);
-  while (period & (period - 1))
-    period &= period - 1;
-  __atomic_store_n(&context_settings.period, period, __ATOMIC_RELAXED);
+  /* A power of two (runtime/README.md): residual_table.c masks with it. */
+  __atomic_store_n(&context_settings.period,
+                   pathcov_setting_power_of_two("PATHCOV_CONTEXT_PERIOD",
+                                                UINT64_C(1) << 62, 0,
+                                                CONTEXT_PERIOD_DEFAULT),
+                   __ATOMIC_RELAXED);
   rep.module = pathcov_this_module();
   rep.started_ns = pathcov_realtime_ns();
   FOR_EACH_DESCRIPTOR(p) {
