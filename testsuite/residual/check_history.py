@@ -7,7 +7,8 @@ The program is recorded on `loop` and `recursion`, then built in residual
 mode with history=64 and run:
   - loop: run_loop(6), 13 paths: step's and the loop's in turn, exact,
     and the hot subpaths SEQUITUR finds in it (step and the loop's
-    iteration, twice over);
+    iteration, twice over); decode refuses it naming a function the module
+    does not have;
   - recursion: fact(4), the base case then three recursive returns;
   - longjmp: catcher's path up to setjmp (a cut), thrower's (it ends at
     the noreturn longjmp), then catcher's from setjmp's second return;
@@ -15,6 +16,8 @@ mode with history=64 and run:
     abandoned, is not there; both functions untested: residual;
   - threads: three rings, each thread's own sequence, the workers exited;
     reuse: a thread that starts after another exited takes its ring;
+  - running: another thread's history copied while it runs, but for its
+    newest path; fork: a child's report, its parent's other thread exited;
   - crash: the crash report (SIGSEGV) holds the crashing thread's paths;
   - PATHCOV_HISTORY=8: the last 8 of 13; PATHCOV_HISTORY=0: no history;
   - a shared library built with history, dlopen'ed by a program without;
@@ -167,6 +170,19 @@ def main():
                     text),
           "loop: decode's text", text[-1500:])
 
+    # A history naming a function the module does not have: decode names
+    # the place.
+    raw["paths"][0]["identity"] = "nosuch.c:nothing"
+    bad = os.path.join(args.workdir, "unknown-function.json")
+    with open(bad, "w") as f:
+        json.dump(r.report, f)
+    result = subprocess.run([args.pathcov, "decode", bad], capture_output=True,
+                            text=True)
+    check(result.returncode == 3 and
+          "history[0].paths[0]: function nosuch.c:nothing (checksum "
+          in result.stderr and "is not in " + residual in result.stderr,
+          "decode: a history's unknown function refused", result.stderr)
+
     r = Run(args, residual, "recursion")
     check(r.current_sequence() == FACT, "recursion: base, then three returns",
           f"{r.current_sequence()}")
@@ -198,6 +214,26 @@ def main():
     check(by_thread == sorted([(True, False, 2 * FACT[:2], 4),
                                (False, True, WORKER_B, 5)]),
           "reuse: the second worker took the first's ring", f"{by_thread}")
+
+    # Another thread's history, copied while it runs: but for its newest
+    # path (that path's entry might be half written).
+    r = Run(args, residual, "running")
+    check([(t["current"], t["exited"], sequence(t), t["completed"])
+           for t in r.threads] == [(False, False, LOOP2[:4], 5)],
+          "running: a running thread's paths but its newest",
+          json.dumps(r.threads)[:500])
+
+    # A forked child's report: its thread's ring goes on from the parent's
+    # paths; the parent's other thread is exited there, whole.
+    r = Run(args, residual, "fork")
+    by_thread = sorted((t["current"], t["exited"], sequence(t))
+                       for t in r.threads)
+    check(by_thread == sorted([(True, False, 2 * FACT[:2]),
+                               (False, True, FACT[:3])]),
+          "fork: the child's thread and its parent's other, exited",
+          f"{by_thread}")
+    check(r.current and r.current[0]["thread"] == r.report["pid"],
+          "fork: the child's own thread id", json.dumps(r.current)[:200])
 
     r = Run(args, residual, "crash", status=-11)
     check(r.report.get("reason") == "signal" and r.report.get("signal") == 11,

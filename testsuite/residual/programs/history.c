@@ -2,7 +2,8 @@
  * paths is known from the code. Each path is told by the marked lines it
  * runs through (a comment "mark: NAME"). argv[1] picks the run; the
  * history is asked for with pathcov_report_write(argv[2]) after it, but
- * for `crash`, whose crash report holds it. */
+ * for `crash`, whose crash report holds it, and `running` and `fork`,
+ * which ask while a worker thread waits. */
 #include <pathcov/pathcov.h>
 
 #include <pthread.h>
@@ -10,6 +11,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 static volatile int sink;
 
@@ -77,6 +80,26 @@ __attribute__((noinline)) static void *worker_b(void *arg) {
   return NULL;
 }
 
+/* A worker still running when the report is written (`running`, `fork`):
+ * it completes `work`'s paths, then waits at `held` until the report is
+ * out. No instrumented code between: its newest path stays fact's or
+ * run_loop's last. */
+static pthread_barrier_t ready, held;
+
+__attribute__((noinline)) static void *worker_held(void *arg) {
+  sink = arg ? fact(3) : run_loop(2);
+  pthread_barrier_wait(&ready);
+  pthread_barrier_wait(&held);
+  return NULL;
+}
+
+static int write_report(const char *path) {
+  if (pathcov_report_write(path) == 0)
+    return 0;
+  perror(path);
+  return 1;
+}
+
 __attribute__((noinline)) static void crash(void) {
   *(volatile int *)(uintptr_t)(sink ? 0 : 16) = 1; /* mark: crash */
 }
@@ -109,12 +132,34 @@ int main(int argc, char **argv) {
   } else if (strcmp(run, "crash") == 0) {
     sink = run_loop(2);
     crash();
+  } else if (strcmp(run, "running") == 0 || strcmp(run, "fork") == 0) {
+    /* running: the report while the worker runs; fork: a child's report,
+     * the worker running in the parent only. */
+    const int forking = strcmp(run, "fork") == 0;
+    if (forking)
+      sink = fact(2);
+    pthread_barrier_init(&ready, NULL, 2);
+    pthread_barrier_init(&held, NULL, 2);
+    pthread_t w;
+    pthread_create(&w, NULL, worker_held, forking ? &w : NULL);
+    pthread_barrier_wait(&ready);
+    int status = 0;
+    if (forking) {
+      pid_t child = fork();
+      if (child == 0) {
+        sink = fact(2);
+        _exit(write_report(argv[2]));
+      }
+      if (child < 0 || waitpid(child, &status, 0) != child)
+        status = 1;
+    } else {
+      status = write_report(argv[2]);
+    }
+    pthread_barrier_wait(&held);
+    pthread_join(w, NULL);
+    return status != 0;
   } else {
     return 2;
   }
-  if (pathcov_report_write(argv[2]) != 0) {
-    perror(argv[2]);
-    return 1;
-  }
-  return 0;
+  return write_report(argv[2]);
 }
