@@ -37,5 +37,10 @@ constexpr int kFlagHistoryShift = 16;
 // The thread's history record: its mask and ring (PATHCOV_HISTORY_*).
 constexpr int kHistoryMaskOffset = 8;
 constexpr int kHistoryRingOffset = 64;
+// Record mode, k=N (the largest k is the core's kKPathMax): struct
+// pathcov_kpaths's words (k, fn, then the runtime's three); an
+// activation's state words, the first the sequence's length so far.
+constexpr int kKPathsWords = 5;
+constexpr int kKPathStateWords = 3;
 
 } // namespace pathcov

@@ -1,5 +1,6 @@
 // Fails to compile when plugin/Abi.h and the runtime's abi.h disagree.
 #include "Abi.h"
+#include "pathcov/core/KPaths.h"
 
 #include <pathcov/abi.h>
 
@@ -26,6 +27,9 @@ static_assert(kFlagCallsArePath == PATHCOV_FN_CALLS_ARE_PATH);
 static_assert(kFlagHistoryShift == PATHCOV_FN_HISTORY_SHIFT);
 static_assert(kHistoryMaskOffset == PATHCOV_HISTORY_MASK);
 static_assert(kHistoryRingOffset == PATHCOV_HISTORY_RING);
+static_assert(kKPathMax == PATHCOV_KPATH_MAX);
+static_assert(kKPathsWords * 8 == sizeof(struct pathcov_kpaths));
+static_assert(kKPathStateWords == PATHCOV_KPATH_STATE_WORDS);
 
 constexpr size_t at(DescriptorField field) {
   return static_cast<size_t>(field) * 8;

@@ -62,6 +62,24 @@ public:
       ppp_ = create_tmp_var(pathType(), "pathcov_ppp");
       suppress_warning(ppp_);
     }
+    if (tables.kpaths) {
+      kState_ = create_tmp_var(
+          build_array_type_nelts(counterType(), kKPathStateWords),
+          "pathcov_kstate");
+      TREE_ADDRESSABLE(kState_) = 1;
+      suppress_warning(kState_);
+    }
+  }
+
+  // k=N: the next path starts a sequence of its own (abi.h: the state's
+  // first word is the sequence's length so far).
+  void breakSequence() {
+    if (!kState_)
+      return;
+    add(gimple_build_assign(
+        build4(ARRAY_REF, counterType(), kState_, size_int(0), NULL_TREE,
+               NULL_TREE),
+        build_int_cst(counterType(), 0)));
   }
 
   void setRegisters(RegisterIncrement value) {
@@ -89,6 +107,10 @@ public:
       add(buildHistoryAsm(tables_.descriptor, id));
     if (!checked)
       return;
+    if (kState_)
+      add(gimple_build_call(kpathDecl(), 3, addressAs(ptr_type_node, tables_.kpaths),
+                            addressAs(build_pointer_type(counterType()), kState_),
+                            id));
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
       // An id out of range (a pathcov bug) lands in the extra last counter
@@ -349,6 +371,13 @@ private:
                              id);
   }
 
+  // var's address as `type`, a value a call can take.
+  tree addressAs(tree type, tree var) {
+    tree address = make_temp_ssa_name(type, nullptr, "pathcov_address");
+    add(gimple_build_assign(address, NOP_EXPR, build_fold_addr_expr(var)));
+    return address;
+  }
+
   void add(gimple *stmt) { gimple_seq_add_stmt(&seq_, stmt); }
   static tree constant(int64_t v) { return build_int_cst(pathType(), v); }
   static tree one() { return build_int_cst(counterType(), 1); }
@@ -357,6 +386,7 @@ private:
   bool atomic_;
   tree ballLarus_ = NULL_TREE;
   tree ppp_ = NULL_TREE;
+  tree kState_ = NULL_TREE; // k=N: the activation's k-slab state
   gimple_seq seq_ = nullptr;
   std::vector<PendingCheck> checks_;
 };
@@ -480,6 +510,17 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
 
 } // namespace
 
+bool pathsFollowPaths(const GimpleCfg &g, const Dag &dag) {
+  for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
+    const CfgEdge &e = g.cfg.edge(id);
+    if (dag.cfgEdgeRole[id] == CfgEdgeRole::BackEdge ||
+        (g.abnormalRole[e.src] == AbnormalRole::NoNormalSuccessor &&
+         e.dst != g.cfg.exit() && dag.reachable[e.src]))
+      return true;
+  }
+  return false;
+}
+
 std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
                                        const NumberedDag &numbered,
                                        const ChordPlacement &chords,
@@ -519,6 +560,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       if (tables.countCalls)
         code.countCall();
       code.setRegisters({});
+      code.breakSequence();
     }
     if (role == CfgEdgeRole::BackEdge || role == CfgEdgeRole::Cut) {
       // A setjmp block's path was counted on the way in (see below).
@@ -526,6 +568,11 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
         code.leaveSetjmp(setjmpFlag);
       else
         code.endPath(endOf(e.src), dag.pathEnd[e.src]);
+      // A back edge goes on with the loop's next iteration; a cut (a
+      // setjmp call's among them, whichever return this is) breaks the
+      // activation's sequence of paths.
+      if (role == CfgEdgeRole::Cut || isSetjmp(e.src))
+        code.breakSequence();
       code.setRegisters(startOf(e.dst));
     } else if (role == CfgEdgeRole::InDag &&
                onEntries[e.src].end == kNoId) {
@@ -577,7 +624,11 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       edge_iterator ei;
       FOR_EACH_EDGE(pred, ei, bb->preds)
         if (g.abnormalRole[g.idOf(pred->src)] == AbnormalRole::Dispatcher) {
+          // A nonlocal goto's landing: the path it left was abandoned,
+          // and its sequence with it. (A computed goto's target goes on
+          // with the sequence.)
           code.countResume();
+          code.breakSequence();
           break;
         }
       code.setRegisters({});

@@ -56,7 +56,16 @@ struct FunctionTables {
   // Residual mode's history=N: every path end, checked or not, appends
   // its id to the thread's path history (PathMiss.h, buildHistoryAsm).
   bool history = false;
+  // Record mode's k=N: the function's struct pathcov_kpaths, where every
+  // path end also goes (abi.h, __pathcov_kpath); NULL_TREE: none.
+  tree kpaths = NULL_TREE;
 };
+
+// Whether an activation can run a path after another without a break:
+// the function has a back edge, or a block that ends its path and jumps
+// elsewhere in the function (a computed goto, an exception it catches).
+// Only such functions have windows of several paths (k=N).
+bool pathsFollowPaths(const GimpleCfg &g, const Dag &dag);
 
 // The reason the function's abnormal edges cannot be instrumented, or "".
 std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag);

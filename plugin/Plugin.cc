@@ -276,9 +276,15 @@ private:
       pathEnds.checkedEnd = &noPathEnd;
     }
     pathEnds.seenSlots = spec.seenSlots;
+    // k=N: windows of paths only where one path can follow another.
+    const bool kPaths = gOptions.k > 1 && !callsArePath &&
+                        pathsFollowPaths(g, numbered.dag);
+    if (kPaths)
+      pathEnds.kpaths = emitKPaths(pathEnds.descriptor, gOptions.k);
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
     return TODO_update_ssa |
-           (hashed || gOptions.atomic ? TODO_rebuild_cgraph_edges : 0);
+           (hashed || gOptions.atomic || kPaths ? TODO_rebuild_cgraph_edges
+                                                : 0);
   }
 
   unsigned int instrumentResidual(function *fun, const GimpleCfg &g,

@@ -1,5 +1,7 @@
 #include "PluginOptions.h"
 
+#include "pathcov/core/KPaths.h"
+
 #include <cerrno>
 #include <cstdlib>
 #include <fnmatch.h>
@@ -58,6 +60,10 @@ const char *const kPluginHelp =
     "                         from 2 to 65536; PATHCOV_HISTORY=N changes it\n"
     "                         at run time, 0 turns it off), which reports\n"
     "                         carry\n"
+    "  k=N                    record mode: also count every window of 2..N\n"
+    "                         consecutive paths one call runs, joined at\n"
+    "                         back edges (paths across loop iterations;\n"
+    "                         N from 1 to 16) (1)\n"
     "  include-file=GLOBS     instrument only functions in matching files\n"
     "  exclude-file=GLOBS     never instrument functions in matching files\n"
     "  include-function=GLOBS instrument only matching functions (assembler\n"
@@ -215,6 +221,11 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       options.historyLog2 = 0;
       while ((uint64_t(1) << options.historyLog2) < size)
         ++options.historyLog2;
+    } else if (arg.key == "k") {
+      uint64_t k = 0;
+      if (!parseUnsigned(arg.value, k) || k < 1 || k > kKPathMax)
+        return bad + ": expected a number from 1 to " + std::to_string(kKPathMax);
+      options.k = unsigned(k);
     } else if (arg.key == "warn-skipped") {
       if (!parseFlag(arg.value, options.warnSkipped))
         return bad + ": expected 0 or 1";
@@ -234,6 +245,8 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
     return "mode=residual needs corpus=FILE";
   if (options.mode == PluginMode::Record && options.historyLog2 != 0)
     return "history=N is for residual mode (release builds)";
+  if (options.mode == PluginMode::Residual && options.k > 1)
+    return "k=N is for record mode (test builds)";
   return "";
 }
 

@@ -35,6 +35,9 @@ struct PluginOptions {
   // Residual mode: log2 of each thread's path history ring (history=N);
   // 0: no history.
   unsigned historyLog2 = 0;
+  // Record mode: count windows of up to k consecutive paths of an
+  // activation (k=N, k-BLPP); 1: paths alone.
+  unsigned k = 1;
   bool warnSkipped = true;
   // fnmatch(3) patterns, matched against the source file and against both
   // the assembler and the printable name of each function.

@@ -11,6 +11,7 @@ tree gDescriptorType;
 tree gRecordPathDecl;
 tree gResidualPathDecl;
 tree gResidualLookupDecl;
+tree gKPathDecl;
 
 const ggc_root_tab kRoots[] = {
     {&gDescriptorType, 1, sizeof(gDescriptorType), &gt_ggc_mx_tree_node,
@@ -21,6 +22,8 @@ const ggc_root_tab kRoots[] = {
      &gt_pch_nx_tree_node},
     {&gResidualLookupDecl, 1, sizeof(gResidualLookupDecl),
      &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node},
+    {&gKPathDecl, 1, sizeof(gKPathDecl), &gt_ggc_mx_tree_node,
+     &gt_pch_nx_tree_node},
     LAST_GGC_ROOT_TAB,
 };
 
@@ -129,14 +132,16 @@ tree descriptorField(tree type, DescriptorField which) {
   return field;
 }
 
-// void NAME(struct pathcov_function *, uint64_t), made once and cached in
-// `decl` (a GC root).
-static tree runtimeEntryPoint(tree &decl, const char *name) {
+// void NAME(struct pathcov_function *, uint64_t), or of `type`, made once
+// and cached in `decl` (a GC root).
+static tree runtimeEntryPoint(tree &decl, const char *name,
+                              tree type = NULL_TREE) {
   if (decl)
     return decl;
-  tree type = build_function_type_list(
-      void_type_node, build_pointer_type(descriptorType()), pathType(),
-      NULL_TREE);
+  if (!type)
+    type = build_function_type_list(
+        void_type_node, build_pointer_type(descriptorType()), pathType(),
+        NULL_TREE);
   decl = build_fn_decl(name, type);
   TREE_NOTHROW(decl) = 1;
   DECL_ATTRIBUTES(decl) =
@@ -153,6 +158,27 @@ tree residualPathDecl() {
 }
 tree residualLookupDecl() {
   return runtimeEntryPoint(gResidualLookupDecl, "__pathcov_residual_lookup");
+}
+
+tree kpathDecl() {
+  return runtimeEntryPoint(
+      gKPathDecl, "__pathcov_kpath",
+      build_function_type_list(void_type_node, ptr_type_node,
+                               build_pointer_type(counterType()), pathType(),
+                               NULL_TREE));
+}
+
+tree emitKPaths(tree descriptor, unsigned k) {
+  // struct pathcov_kpaths as words: k, the descriptor, then the runtime's.
+  tree type = build_array_type_nelts(ptr_type_node, kKPathsWords);
+  tree kpaths = staticVar("__pathcov_kpaths", type);
+  TREE_ADDRESSABLE(kpaths) = 1;
+  vec<constructor_elt, va_gc> *init = nullptr;
+  CONSTRUCTOR_APPEND_ELT(init, size_int(0), build_int_cstu(ptr_type_node, k));
+  CONSTRUCTOR_APPEND_ELT(init, size_int(1), addressAs(ptr_type_node, descriptor));
+  DECL_INITIAL(kpaths) = build_constructor(type, init);
+  finishVar(kpaths, nullptr);
+  return kpaths;
 }
 
 void registerGcRoots(const char *pluginName) {

@@ -25,6 +25,8 @@ tree descriptorField(tree type, DescriptorField which);
 tree recordPathDecl();     // __pathcov_record_path
 tree residualPathDecl();   // __pathcov_residual_path
 tree residualLookupDecl(); // __pathcov_residual_lookup
+// void __pathcov_kpath(struct pathcov_kpaths *, uint64_t *, uint64_t)
+tree kpathDecl();
 
 // Keeps the trees above alive across garbage collections.
 void registerGcRoots(const char *pluginName);
@@ -66,6 +68,10 @@ struct FunctionTableTrees {
 // .debug_pathcov (not loaded; the tools read it), the descriptor and its
 // pointer in section pathcov_functions.
 FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec);
+
+// Record mode, k=N: the function's struct pathcov_kpaths (abi.h), for
+// `descriptor`.
+tree emitKPaths(tree descriptor, unsigned k);
 
 // A metadata record with no descriptor (a skipped function).
 void emitMetadataOnly(const std::string &metadata);

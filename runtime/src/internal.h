@@ -196,6 +196,13 @@ void pathcov_profile_function(struct pathcov_profile *p,
                               const struct pathcov_function *fn,
                               const struct pathcov_counts *c);
 
+/* kpath.c: the k-slab forests that ran since the last profile, taking
+ * their counts, as the profile's "k_paths" (it closes the "functions"
+ * array first; nothing when no forest ran). */
+void pathcov_kpaths_write(struct pathcov_out *o);
+/* kpath.c: zeroes every forest's counts (the nodes stay). */
+void pathcov_kpaths_discard(void);
+
 /* Completes the file and renames it to its final name. On any failure,
  * removes the temporary file, prints one line on stderr and returns -1
  * with errno set; else returns 0. */

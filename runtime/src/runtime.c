@@ -332,6 +332,7 @@ static void discard_counts(int unmap_tables) {
     take_function(p, &discard);
   }
   take(&module.lost_paths);
+  pathcov_kpaths_discard();
 }
 
 static void lock(void) { pthread_mutex_lock(&module.lock); }
@@ -438,6 +439,7 @@ static int write_profile(const char *reason) {
       if (c.calls || c.resumes || c.len || c.invalid_ids || c.dropped)
         pathcov_profile_function(&profile, *p, &c);
     }
+    pathcov_kpaths_write(&profile.out);
   }
   int result = pathcov_profile_close(&profile);
   unlock();

@@ -198,6 +198,33 @@ void __pathcov_residual_path(struct pathcov_function *fn, uint64_t id);
  * negative: record the path (or sample its context) and arm its word. */
 void __pathcov_residual_word(struct pathcov_function *fn, uint64_t id);
 
+/* Record mode with k=N (docs/record-mode.md, "Paths across iterations";
+ * k-BLPP): windows of 2..N consecutive paths of one activation, counted in
+ * a k-slab forest per function (the k-BLPP chapter's k-SF; runtime/src/
+ * kpath.c). The plugin emits one per function with a path that the same
+ * activation can follow with another (a back edge, a computed goto, an
+ * exception caught in the function), zero but for k and fn. */
+#define PATHCOV_KPATH_MAX 16
+struct pathcov_kpaths {
+  uint64_t k;                  /* 2 .. PATHCOV_KPATH_MAX */
+  struct pathcov_function *fn; /* the function's descriptor */
+  void *runtime;               /* the runtime's: the forest's roots */
+  uint64_t dropped;            /* the runtime's: ids a full forest lost */
+  struct pathcov_kpaths *next; /* the runtime's: forests that ran */
+};
+
+/* An activation's place in its k-slab forest, in the instrumented
+ * function's frame: [0] the paths of the current sequence so far (the
+ * chapter's n), set to 0 at the function's entry and wherever a sequence
+ * breaks (a cut, a setjmp call, a nonlocal goto's landing); [1] and [2]
+ * the forest's top and bottom nodes (the chapter's tau and beta), the
+ * runtime's. */
+#define PATHCOV_KPATH_STATE_WORDS 3
+
+/* Record mode, k=N: path `id` of kp's function ended; it extends the
+ * activation's sequence in `state`. Called after the path's count. */
+void __pathcov_kpath(struct pathcov_kpaths *kp, uint64_t *state, uint64_t id);
+
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path
  * (binary search of the sorted pairs), else record it as residual. */
 void __pathcov_residual_lookup(struct pathcov_function *fn, uint64_t id);
