@@ -171,6 +171,7 @@ void writeFunction(PrettyWriter &out, const Corpus &corpus, const CorpusFunction
       paths.push_back({{"id", id}, {"count", p.count}, {"tests", p.tests}});
     addFunctionCounts(j, f);
     j["paths"] = std::move(paths);
+    addKPathsJson(j, f);
   }
   // Members in the order of their keys, as nlohmann keeps them.
   bool fieldWritten = !field || !f.metadata.skipped.empty();

@@ -2,6 +2,8 @@
 
 #include "FileIo.h"
 
+#include <algorithm>
+
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
 
@@ -26,6 +28,46 @@ readPaths(const JsonPath &at, const nlohmann::json &f, uint64_t numPaths) {
       throw InputError(where + ": a listed path has a count of at least 1");
   }
   return paths;
+}
+
+// A "k_paths" entry: a function of the profile's, its k, and a
+// well-formed forest (KPaths.h) of its ids.
+ProfileKPaths readKPaths(const JsonPath &at, const nlohmann::json &e,
+                         const std::vector<ProfileFunction> &functions) {
+  ProfileKPaths kp;
+  kp.identity = at.field<std::string>(e, "identity");
+  kp.checksum = at.field<std::string>(e, "checksum");
+  const uint64_t k = at.field<uint64_t>(e, "k");
+  if (k < 2 || k > kKPathMax)
+    throw InputError(at.name("k") + ": expected 2 to " +
+                     std::to_string(kKPathMax) + ", not " + std::to_string(k));
+  kp.k = unsigned(k);
+  kp.dropped = at.optionalField<uint64_t>(e, "dropped", 0);
+  const auto function = std::find_if(
+      functions.begin(), functions.end(), [&](const ProfileFunction &f) {
+        return f.identity == kp.identity && f.checksum == kp.checksum;
+      });
+  if (function == functions.end())
+    throw InputError(at.where() + ": function " + kp.identity + " (checksum " +
+                     kp.checksum + ") is not in the profile's functions");
+  const nlohmann::json &slab = at.field<const nlohmann::json &>(e, "slab");
+  if (!slab.is_array())
+    throw InputError(at.name("slab") + ": expected an array");
+  for (size_t i = 0; i < slab.size(); ++i) {
+    const std::string where = at.name("slab") + "[" + std::to_string(i) + "]";
+    const nlohmann::json &node = slab[i];
+    // [parent, id, count]: parent -1 for a root.
+    if (!node.is_array() || node.size() != 3 || !node[0].is_number_integer() ||
+        node[0].get<int64_t>() < -1)
+      throw InputError(where + ": expected [parent (-1 for a root), id, count]");
+    kp.slab.push_back({node[0].get<int64_t>(), get<uint64_t>(node[1], where + "[1]"),
+                       get<uint64_t>(node[2], where + "[2]")});
+  }
+  if (const std::string problem =
+          checkKSlabForest(kp.slab, kp.k, function->numPaths);
+      !problem.empty())
+    throw InputError(at.name("slab") + ": " + problem);
+  return kp;
 }
 
 } // namespace
@@ -63,6 +105,13 @@ Profile readProfile(const std::string &file) {
       function.paths = readPaths(at, f, function.numPaths);
       profile.functions.push_back(std::move(function));
     }
+    const nlohmann::json kPaths =
+        top.optionalField<nlohmann::json>(doc, "k_paths", nlohmann::json::array());
+    if (!kPaths.is_array())
+      throw InputError("k_paths: expected an array");
+    for (size_t i = 0; i < kPaths.size(); ++i)
+      profile.kPaths.push_back(
+          readKPaths(top.at("k_paths").index(i), kPaths[i], profile.functions));
     return profile;
   } catch (const InputError &e) {
     throw InputError(file + ": " + e.what());

@@ -1,6 +1,8 @@
 // A profile written by the runtime (docs/record-formats.md, "Profile").
 #pragma once
 
+#include "pathcov/core/KPaths.h"
+
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -19,6 +21,15 @@ struct ProfileFunction {
   std::vector<std::pair<uint64_t, uint64_t>> paths; // (id, count)
 };
 
+// Record mode's k=N: one function's k-slab forest (core KPaths.h).
+struct ProfileKPaths {
+  std::string identity;
+  std::string checksum;
+  unsigned k = 0;
+  uint64_t dropped = 0; // ids the runtime's full arena could not place
+  std::vector<KSlabNode> slab;
+};
+
 struct Profile {
   std::string file; // where it was read from
   std::string module;
@@ -29,6 +40,7 @@ struct Profile {
   uint64_t invalidDescriptors = 0;
   uint64_t lostPaths = 0;
   std::vector<ProfileFunction> functions;
+  std::vector<ProfileKPaths> kPaths; // each of a function in `functions`
 };
 
 // Throws InputError naming the file and the problem.

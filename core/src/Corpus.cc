@@ -5,6 +5,7 @@
 #include "TestedPathScan.h"
 
 #include "pathcov/core/Checked.h"
+#include "pathcov/core/KPaths.h"
 #include "pathcov/core/Paths.h"
 
 #include <algorithm>
@@ -107,6 +108,36 @@ void addFunctionCounts(nlohmann::json &j, const CorpusFunction &f) {
   j["interrupted"] = f.interrupted;
   j["invalid_ids"] = f.invalidIds;
   j["dropped"] = f.dropped;
+}
+
+void addKPaths(CorpusFunction &f, unsigned k,
+               const std::map<std::vector<uint64_t>, TestedPath> &kPaths,
+               uint64_t dropped, const std::string &where) {
+  if (k <= 1)
+    return;
+  if (f.k > 1 && f.k != k)
+    throw InputError(where + ": function " + f.metadata.identity +
+                     " has paths across iterations counted with k=" +
+                     std::to_string(k) + ", and with k=" + std::to_string(f.k) +
+                     " before: record every test of a function with one k");
+  f.k = k;
+  f.kDropped = saturatingAdd(f.kDropped, dropped);
+  for (const auto &[ids, path] : kPaths) {
+    TestedPath &p = f.kPaths[ids];
+    p.count = saturatingAdd(p.count, path.count);
+    p.tests.insert(path.tests.begin(), path.tests.end());
+  }
+}
+
+void addKPathsJson(nlohmann::json &j, const CorpusFunction &f) {
+  if (f.k <= 1)
+    return;
+  j["k"] = f.k;
+  j["k_dropped"] = f.kDropped;
+  nlohmann::json kPaths = nlohmann::json::array();
+  for (const auto &[ids, p] : f.kPaths)
+    kPaths.push_back({{"ids", ids}, {"count", p.count}, {"tests", p.tests}});
+  j["k_paths"] = std::move(kPaths);
 }
 
 std::vector<const CorpusFunction *> inSourceOrder(const Corpus &corpus) {
@@ -496,6 +527,40 @@ FieldKey readSetAsidePath(const JsonPath &at, const nlohmann::json &e) {
           at.field<std::string>(e, "checksum"), at.field<uint64_t>(e, "id")};
 }
 
+namespace {
+
+// "k", "k_dropped" and "k_paths" (CorpusFunction::kPaths): windows of 2..k
+// ids of the function's paths, each listed once, with their counts.
+void readKPaths(const JsonPath &at, const nlohmann::json &j, CorpusFunction &f) {
+  const uint64_t k = at.optionalField<uint64_t>(j, "k", 1);
+  if (k < 1 || k > kKPathMax)
+    throw InputError(at.name("k") + ": expected 1 to " +
+                     std::to_string(kKPathMax) + ", not " + std::to_string(k));
+  f.k = unsigned(k);
+  f.kDropped = at.optionalField<uint64_t>(j, "k_dropped", 0);
+  const auto kPaths =
+      at.optionalField<std::vector<nlohmann::json>>(j, "k_paths", {});
+  if (!kPaths.empty() && k == 1)
+    throw InputError(at.name("k_paths") + ": listed with k 1");
+  for (size_t n = 0; n < kPaths.size(); ++n) {
+    const JsonPath p = at.at("k_paths").index(n);
+    const auto ids = p.field<std::vector<uint64_t>>(kPaths[n], "ids");
+    if (ids.size() < 2 || ids.size() > k)
+      throw InputError(p.name("ids") + ": expected 2 to " + std::to_string(k) +
+                       " paths, not " + std::to_string(ids.size()));
+    for (size_t i = 0; i < ids.size(); ++i)
+      f.metadata.requirePath(ids[i], p.name("ids") + "[" + std::to_string(i) + "]");
+    const TestedPath tested{p.field<uint64_t>(kPaths[n], "count"),
+                            p.field<std::set<std::string>>(kPaths[n], "tests")};
+    if (tested.count == 0)
+      throw InputError(p.name("count") + ": a listed window ran at least once");
+    if (!f.kPaths.emplace(ids, tested).second)
+      throw InputError(p.name("ids") + ": listed twice");
+  }
+}
+
+} // namespace
+
 CorpusFunction readCorpusFunction(const JsonPath &at, const nlohmann::json &j,
                                   std::vector<uint64_t> &fieldPathIds) {
   CorpusFunction f;
@@ -529,6 +594,7 @@ CorpusFunction readCorpusFunction(const JsonPath &at, const nlohmann::json &j,
       throw InputError(p.name("id") + ": path " + std::to_string(id) +
                        " is listed twice");
   }
+  readKPaths(at, j, f);
   const auto field =
       at.optionalField<std::vector<nlohmann::json>>(j, "field_paths", {});
   for (size_t k = 0; k < field.size(); ++k) {

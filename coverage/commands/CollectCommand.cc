@@ -67,6 +67,25 @@ void addProfile(const Profile &profile,
         path.tests.insert(profile.test);
     }
   }
+  // Each forest as its k-IPF (KPaths.h): every window of 2..k paths; the
+  // single paths are the counts above.
+  for (const ProfileKPaths &kp : profile.kPaths) {
+    const auto known = std::find_if(
+        functions.begin(), functions.end(), [&](const FunctionMetadata &f) {
+          return f.identity == kp.identity && f.checksum == kp.checksum;
+        });
+    std::map<std::vector<uint64_t>, TestedPath> windows;
+    for (const auto &[ids, count] : makeKIpf(kp.slab, kp.k)) {
+      if (ids.size() < 2)
+        continue;
+      TestedPath &window = windows[ids];
+      window.count = count;
+      if (!profile.test.empty())
+        window.tests.insert(profile.test);
+    }
+    addKPaths(corpus.functions.at(keyOf(*known)), kp.k, windows, kp.dropped,
+              profile.file);
+  }
 }
 
 int runCollect(const CollectOptions &options) {

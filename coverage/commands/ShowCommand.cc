@@ -109,6 +109,59 @@ std::string untestedText(const std::map<uint64_t, uint64_t> *fieldRuns,
   return "untested";
 }
 
+// The windows of several paths to show (k=N), at most maxPaths: with
+// --path, those that run any of the ids asked for.
+std::vector<const std::pair<const std::vector<uint64_t>, TestedPath> *>
+kPathsShown(const ShowOptions &options, const CorpusFunction &f,
+            bool &truncated) {
+  truncated = false;
+  std::vector<const std::pair<const std::vector<uint64_t>, TestedPath> *> shown;
+  for (const auto &window : f.kPaths) {
+    if (!options.paths.empty() &&
+        std::none_of(window.first.begin(), window.first.end(), [&](uint64_t id) {
+          return std::count(options.paths.begin(), options.paths.end(), id) > 0;
+        }))
+      continue;
+    if (shown.size() == options.maxPaths) {
+      truncated = true;
+      break;
+    }
+    shown.push_back(&window);
+  }
+  return shown;
+}
+
+// "paths 4, 5 (2 runs; tests: a)", then each iteration's path on a line.
+void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
+                    const NumberedDag &numbered, const SourceFiles &sources,
+                    std::ostream &out) {
+  if (f.k <= 1 || options.which == Which::Untested)
+    return;
+  const FunctionMetadata &m = f.metadata;
+  out << "  " << f.kPaths.size() << " windows of 2 to " << f.k
+      << " paths across iterations";
+  if (f.kDropped)
+    out << " (" << f.kDropped << " paths dropped: the runtime's arena was full)";
+  out << "\n";
+  bool truncated;
+  for (const auto *window : kPathsShown(options, f, truncated)) {
+    out << "  paths";
+    for (size_t i = 0; i < window->first.size(); ++i)
+      out << (i ? ", " : " ") << window->first[i];
+    out << " (" << runsText(window->second) << "):\n";
+    for (size_t i = 0; i < window->first.size(); ++i) {
+      const PathDescription p = describePath(m, numbered, window->first[i]);
+      out << "    iteration " << i + 1 << ", path " << window->first[i] << ": "
+          << pathText(m, p) << "\n";
+      if (options.source)
+        out << pathSourceText(m, p, sources, "      ");
+    }
+  }
+  if (truncated)
+    out << "  ... (more than " << options.maxPaths
+        << " windows; see --max-paths)\n";
+}
+
 void showText(const ShowOptions &options, const CorpusFunction &f,
               const FieldRuns &field, const SourceFiles &sources,
               std::ostream &out) {
@@ -146,6 +199,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
   }
   if (truncated)
     out << "  ... (more than " << options.maxPaths << "; see --max-paths)\n";
+  showKPathsText(options, f, numbered, sources, out);
 }
 
 nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
@@ -176,6 +230,17 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
   addFunctionCounts(j, f);
   j["paths"] = std::move(paths);
   j["truncated"] = truncated;
+  if (f.k > 1) {
+    j["k"] = f.k;
+    j["k_dropped"] = f.kDropped;
+    nlohmann::json windows = nlohmann::json::array();
+    for (const auto *window : kPathsShown(options, f, truncated))
+      windows.push_back({{"ids", window->first},
+                         {"count", window->second.count},
+                         {"tests", window->second.tests}});
+    j["k_paths"] = std::move(windows);
+    j["k_truncated"] = truncated;
+  }
   return j;
 }
 
