@@ -12,6 +12,15 @@ instrumented build links with its own runtime), runs both, and checks that:
     mapped from their source lines back to the program's markers, are
     exactly the paths the program recorded, with the same counts;
   - each traced function's call count is the number of traced calls;
+  - with --k N (N >= 2; the plugin's k=N), that for every function the
+    program traces, the k-paths the profile counted (`k_paths` in `pathcov
+    show --json`: windows of 2..N consecutive paths of one activation, as
+    lists of path ids), each mapped to its paths' markers joined by '|', are
+    exactly the windows of 2..N paths the program recorded, with the same
+    counts; and, for every function shown, that each k-path names paths the
+    function ran, and that its count is at most the count of its prefix and
+    of its suffix of one path less (the k-iteration path forest's property;
+    for two paths, the counts of the two paths);
   - with --schemas DIR, that every file the tools wrote is valid against its
     schema in DIR: the profiles, the corpus, what `pathcov show --json`
     prints, and each metadata record in the binary's section .debug_pathcov.
@@ -98,6 +107,23 @@ def plain_name(name):
     return last.split("<")[0]
 
 
+def traced_name(f):
+    """A function of `pathcov show --json` named as trace.h names it:
+    'file.c:name'."""
+    return f"{os.path.basename(f['file'])}:{plain_name(f['name'])}"
+
+
+def path_text(f, p, markers):
+    """The markers on the lines of path p of function f, in order."""
+    home = os.path.basename(f["file"])
+    text = ""
+    for step in p["steps"]:
+        where = os.path.basename(step.get("file", home))
+        for line in step["lines"]:
+            text += markers.get((where, line), "")
+    return text
+
+
 def profiled_paths(shown, markers):
     """{function: Counter(marker string -> count)} and {function: (calls,
     resumes)} from `pathcov show --json`, functions named as trace.h names
@@ -107,18 +133,66 @@ def profiled_paths(shown, markers):
     for f in shown["functions"]:
         if "skipped" in f:
             continue
-        home = os.path.basename(f["file"])
-        name = f"{home}:{plain_name(f['name'])}"
+        name = traced_name(f)
         calls[name] = (calls[name][0] + f["calls"],
                        calls[name][1] + f["resumes"])
         for p in f["paths"]:
-            text = ""
-            for step in p["steps"]:
-                where = os.path.basename(step.get("file", home))
-                for line in step["lines"]:
-                    text += markers.get((where, line), "")
-            paths[name][text] += p["count"]
+            paths[name][path_text(f, p, markers)] += p["count"]
     return paths, calls
+
+
+def profiled_k_paths(shown, markers, k):
+    """{function: Counter('markers|markers...' -> count)} of the k-paths
+    `pathcov show --json` lists (each function's `k_paths`: {"ids": [path
+    id, ...], "count": n}, its paths' ids among the function's `paths`), and
+    what is wrong with them: a k-path of fewer than 2 or more than k paths,
+    of a path the function did not run, listed twice, counted more than its
+    prefix or its suffix of one path less; a `k` other than k."""
+    found = collections.defaultdict(collections.Counter)
+    problems = []
+    for f in shown["functions"]:
+        if "skipped" in f or not (f.get("k_paths") or "k" in f):
+            continue
+        where = f"{f['name']} ({f['identity']})"
+        if f.get("k") != k:
+            problems.append(f"{where}: k {f.get('k')}, expected {k}")
+        texts = {p["id"]: path_text(f, p, markers) for p in f["paths"]}
+        counts = {(p["id"],): p["count"] for p in f["paths"]}
+        listed = []
+        for kp in f.get("k_paths", []):
+            ids = tuple(kp["ids"])
+            if not 2 <= len(ids) <= k:
+                problems.append(f"{where}: k-path {list(ids)} of {len(ids)} "
+                                f"paths, expected 2..{k}")
+            unknown = [i for i in ids if i not in texts]
+            if unknown:
+                problems.append(f"{where}: k-path {list(ids)} names paths "
+                                f"{unknown} the function did not run")
+            if ids in counts:
+                problems.append(f"{where}: k-path {list(ids)} listed twice")
+                continue
+            counts[ids] = kp["count"]
+            listed.append(ids)
+            found[traced_name(f)]["|".join(texts.get(i, f"?{i}")
+                                           for i in ids)] += kp["count"]
+        # The k-IPF's property: a window's every run is also a run of the
+        # window one path shorter that starts, or ends, where it does.
+        for ids in listed:
+            for part, shorter in (("prefix", ids[:-1]), ("suffix", ids[1:])):
+                if counts[ids] > counts.get(shorter, 0):
+                    problems.append(
+                        f"{where}: k-path {list(ids)} counted {counts[ids]}, "
+                        f"more than its {part} {list(shorter)}: "
+                        f"{counts.get(shorter, 0)}")
+    return found, problems
+
+
+def describe(counts, other):
+    """counts, sorted, with what `other` counts differently marked: the
+    windows of a k-path comparison are many."""
+    return "{" + ", ".join(
+        f"{w!r}: {n}" + ("" if other.get(w) == n else " *")
+        for w, n in sorted(counts.items())) + "}"
 
 
 def build(args, plugin, variant):
@@ -217,7 +291,12 @@ def main():
     ap.add_argument("--instrumented-flags", default="",
                     help="more flags for the instrumented build only")
     ap.add_argument("--plugin", required=True)
-    ap.add_argument("--plugin-args", default="")
+    ap.add_argument("--plugin-args", default="",
+                    help="plugin arguments, space-separated (k=N as --k N)")
+    ap.add_argument("--k", type=int, metavar="N",
+                    help="build with the plugin's k=N (2..16) and check the "
+                    "k-paths of up to N paths against the trace's windows; "
+                    "default: the plugin arguments' k=N, else 1 (paths only)")
     ap.add_argument("--runtime", required=True, help="libpathcov-rt.a")
     ap.add_argument("--pathcov", required=True)
     ap.add_argument("--workdir", required=True)
@@ -232,13 +311,24 @@ def main():
                     help="validate what the tools wrote against these schemas")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args()
+    plugin_args = args.plugin_args.split()
+    given = [int(a[2:]) for a in plugin_args if re.fullmatch(r"k=\d+", a)]
+    k = args.k if args.k is not None else (given[-1] if given else 1)
+    if any(g != k for g in given) or not 1 <= k <= 16:
+        sys.exit(f"FAIL: k {k} (--k {args.k}, plugin arguments "
+                 f"{args.plugin_args!r}): expected one k in 1..16")
+    if k >= 2 and not given:
+        plugin_args.append(f"k={k}")
+    if k > 4:
+        # trace.h counts the windows of up to TRACE_MAX_K paths (default 4).
+        args.flags += f" -DTRACE_MAX_K={k}"
 
     work = args.workdir
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(os.path.join(work, "profiles"))
     plain, _ = build(args, [], "plain")
     plugin = [f"-fplugin={args.plugin}"] + [
-        f"-fplugin-arg-pathcov-{a}" for a in args.plugin_args.split()]
+        f"-fplugin-arg-pathcov-{a}" for a in plugin_args]
     instrumented, warnings = build(args, plugin, "instrumented")
     if "pathcov:" in warnings:
         sys.exit(f"FAIL: the plugin warned:\n{warnings}")
@@ -263,9 +353,12 @@ def main():
 
     with open(env["TRACE_OUT"], encoding="utf-8") as f:
         trace = json.load(f)
-    profiled, calls = profiled_paths(
-        shown, markers_by_line(args.sources + args.shared))
+    markers = markers_by_line(args.sources + args.shared)
+    profiled, calls = profiled_paths(shown, markers)
     failures = []
+    if k >= 2:
+        profiled_k, problems = profiled_k_paths(shown, markers, k)
+        failures += problems
     with open(corpus, encoding="utf-8") as f:
         modules = len(json.load(f)["modules"])
     if modules != (2 if args.shared else 1):
@@ -287,6 +380,16 @@ def main():
             failures.append(f"{function}: {recorded['calls']} calls and "
                             f"{recorded['resumes']} resumes, the profile "
                             f"counted {calls[function]}")
+        if k >= 2:
+            # The trace's windows of up to k paths (trace.h: "k-paths").
+            want_k = {w: n for w, n in recorded["k_paths"].items()
+                      if w.count("|") < k}
+            got_k = dict(profiled_k.get(function, {}))
+            if want_k != got_k:
+                failures.append(
+                    f"{function}: the program ran the k-paths (k={k}) "
+                    f"{describe(want_k, got_k)}\n  the profile counted "
+                    f"{describe(got_k, want_k)}")
     if not trace:
         failures.append("the program traced nothing")
     valid = ""
@@ -298,7 +401,13 @@ def main():
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))
     runs = sum(sum(f["paths"].values()) for f in trace.values())
-    print(f"ok: {len(trace)} functions, {runs} path runs match{valid}")
+    k_runs = ""
+    if k >= 2:
+        windows = sum(n for f in trace.values()
+                      for w, n in f["k_paths"].items() if w.count("|") < k)
+        k_runs = f", {windows} k-path runs (k={k})"
+    print(f"ok: {len(trace)} functions, {runs} path runs{k_runs} "
+          f"match{valid}")
 
 
 if __name__ == "__main__":

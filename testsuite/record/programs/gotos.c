@@ -50,8 +50,9 @@ out:
 
 /* A threaded interpreter. GCC factors every `goto *` into one block that
  * jumps to the labels through abnormal edges: a path ends in that block
- * (counted before the jump) and the next starts at the label, so
- * TRACE_CUT() comes before each `goto *`. Each label has its own marker, so
+ * (counted before the jump) and the next starts at the label, the same
+ * call's next path (k-paths join them), so TRACE_GOTO() comes before each
+ * `goto *`. Each label has its own marker, so
  * a path starting at a label reads differently from one falling into it
  * (d falls into n). */
 static int threaded(const unsigned char *code) {
@@ -59,12 +60,12 @@ static int threaded(const unsigned char *code) {
   static void *const ops[] = {&&halt, &&inc, &&dbl, &&neg};
   int acc = 1;
   T('s');
-  TRACE_CUT();
+  TRACE_GOTO();
   goto *ops[*code++];
 inc:
   T('i');
   acc += 1;
-  TRACE_CUT();
+  TRACE_GOTO();
   goto *ops[*code++];
 dbl:
   T('d');
@@ -72,7 +73,7 @@ dbl:
 neg:
   T('n');
   acc = -acc;
-  TRACE_CUT();
+  TRACE_GOTO();
   goto *ops[*code++];
 halt:
   T('h');

@@ -1,5 +1,6 @@
 /* Direct and mutual recursion: each call has its own path, and a caller's
- * path goes on after the callee returns. */
+ * path goes on after the callee returns; a recursive loop, each frame with
+ * its own sequence of iterations. */
 #include "trace.h"
 
 /* Direct, with two recursive calls on some paths. */
@@ -45,9 +46,27 @@ static int is_odd(unsigned n) {
   return r;
 }
 
+/* A loop whose body recurses: each frame's iterations are a sequence of
+ * paths of its own (k-paths), whatever the frames it calls run meanwhile. */
+static int tree(int depth) {
+  TRACE_ENTER();
+  int sum = 1;
+  for (int i = 0; i < depth; ++i) {
+    T('i');
+    if (i % 2 == 0) {
+      T('r');
+      sum += tree(depth - 1 - i);
+    }
+    TRACE_LOOP();
+  }
+  T('x');
+  TRACE_LEAVE();
+  return sum;
+}
+
 int main(void) {
   TRACE_ENTER();
-  int sum = fib(9);
+  int sum = fib(9) + tree(4);
   for (unsigned n = 0; n < 7; ++n) {
     T('m');
     sum = sum * 2 + is_even(n) + is_odd(n * 3);
