@@ -10,14 +10,19 @@
  * and a sequence an exception or longjmp abandons just ends with its frame.
  * The tools turn the forest into the k-IPF (core KPaths.h, makeKIpf).
  *
+ * Finding a node's child by its id: the chapter scans the children, but a
+ * loop's paths can have hundreds of successors (zlib's longest_match: the
+ * scans were two thirds of the run), so every node is also in one open-
+ * addressing table per module, keyed by (parent, id), and each node keeps
+ * the child it last led to, which a loop repeating itself finds at once.
  * Nodes come from one arena per module, reserved at the first node and
- * touched as used; they are added, never removed, by a compare-and-swap on
- * the list of their parent's children (or of a root bucket), so threads
- * never lose or duplicate a node. Counts follow the function's counters:
- * relaxed atomic adds with PATHCOV_FN_ATOMIC, else a plain load and store.
- * A full arena drops the ids it cannot place, counted in kp->dropped and
- * reported. Every forest that got a node is listed (kp->next) for the
- * profile writer. */
+ * touched as used; a node is added, never removed, by a compare-and-swap
+ * of its table slot (then pushed on its parent's list of children, which
+ * only the profile writer walks), so threads never lose or duplicate one.
+ * Counts follow the function's counters: relaxed atomic adds with
+ * PATHCOV_FN_ATOMIC, else a plain load and store. A full arena drops the
+ * ids it cannot place, counted in kp->dropped and reported. Every forest
+ * that got a node is listed (kp->next) for the profile writer. */
 #include <sys/mman.h>
 
 #include "internal.h"
@@ -25,92 +30,121 @@
 struct knode {
   uint64_t id;
   uint64_t count;
+  const void *parent;   /* the parent node, or the forest for a root */
   struct knode *sibling;
-  struct knode *child;
+  struct knode *child;  /* the first child */
+  struct knode *recent; /* the child last found, a hint */
+  struct knode *root;   /* the root with this node's id, once needed */
 };
 
-#define ROOT_BUCKETS 64 /* a power of two */
-#define ARENA_NODES ((size_t)1 << 21) /* 64 MiB reserved, per module */
+#define TABLE_BITS 20
+#define TABLE_SLOTS ((size_t)1 << TABLE_BITS) /* 8 MiB reserved */
+#define ARENA_NODES (TABLE_SLOTS / 2)         /* 28 MiB reserved */
 
 static struct {
-  struct knode *nodes; /* ARENA_NODES, or MAP_FAILED */
+  void *mapped;        /* the table, then the nodes; or MAP_FAILED */
   size_t used;         /* nodes handed out, possibly past ARENA_NODES */
   struct pathcov_kpaths *listed;
 } arena;
 
-static struct knode *arena_nodes(void) {
-  struct knode *nodes = __atomic_load_n(&arena.nodes, __ATOMIC_ACQUIRE);
-  if (nodes)
-    return nodes == MAP_FAILED ? NULL : nodes;
-  void *fresh = mmap(NULL, ARENA_NODES * sizeof(struct knode),
-                     PROT_READ | PROT_WRITE,
+#define MAPPED_SIZE (TABLE_SLOTS * sizeof(struct knode *) + \
+                     ARENA_NODES * sizeof(struct knode))
+
+static void *mapped(void) {
+  void *m = __atomic_load_n(&arena.mapped, __ATOMIC_ACQUIRE);
+  if (m)
+    return m == MAP_FAILED ? NULL : m;
+  void *fresh = mmap(NULL, MAPPED_SIZE, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  struct knode *expected = NULL;
-  if (__atomic_compare_exchange_n(&arena.nodes, &expected, fresh, 0,
+  void *expected = NULL;
+  if (__atomic_compare_exchange_n(&arena.mapped, &expected, fresh, 0,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     return fresh == MAP_FAILED ? NULL : fresh;
   if (fresh != MAP_FAILED)
-    munmap(fresh, ARENA_NODES * sizeof(struct knode));
+    munmap(fresh, MAPPED_SIZE);
   return expected == MAP_FAILED ? NULL : expected;
 }
 
-/* n consecutive zeroed nodes, or NULL when the arena is full. */
-static struct knode *take_nodes(size_t n) {
-  struct knode *nodes = arena_nodes();
-  if (!nodes)
-    return NULL;
-  size_t at = __atomic_fetch_add(&arena.used, n, __ATOMIC_RELAXED);
-  return at + n <= ARENA_NODES ? &nodes[at] : NULL;
+/* A zeroed node, or NULL when the arena is full. */
+static struct knode *take_node(struct knode **slots) {
+  struct knode *nodes = (struct knode *)(slots + TABLE_SLOTS);
+  size_t at = __atomic_fetch_add(&arena.used, 1, __ATOMIC_RELAXED);
+  return at < ARENA_NODES ? &nodes[at] : NULL;
 }
 
-/* The node labelled `id` in the list at *head, added if missing; NULL when
- * the arena is full. */
-static struct knode *find_or_add(struct knode **head, uint64_t id) {
-  struct knode *first = __atomic_load_n(head, __ATOMIC_ACQUIRE);
-  struct knode *fresh = NULL;
-  for (;;) {
-    for (struct knode *c = first; c;
-         c = __atomic_load_n(&c->sibling, __ATOMIC_ACQUIRE))
-      if (c->id == id)
-        return c; /* fresh, if any, stays unused in the arena */
-    if (!fresh && !(fresh = take_nodes(1)))
-      return NULL;
-    fresh->id = id;
-    fresh->sibling = first;
-    if (__atomic_compare_exchange_n(head, &first, fresh, 0, __ATOMIC_RELEASE,
-                                    __ATOMIC_ACQUIRE))
-      return fresh;
-  }
+/* Pushes node on *list; returns the list's previous head. */
+static struct knode *push(struct knode **list, struct knode *node) {
+  struct knode *head = __atomic_load_n(list, __ATOMIC_ACQUIRE);
+  do
+    node->sibling = head;
+  while (!__atomic_compare_exchange_n(list, &head, node, 0, __ATOMIC_RELEASE,
+                                      __ATOMIC_ACQUIRE));
+  return head;
 }
 
-/* The forest's root buckets (the chapter's hash table R), made at its
- * first id, when the forest is also listed for profiles. */
-static struct knode **roots_of(struct pathcov_kpaths *kp) {
-  struct knode **roots = __atomic_load_n((struct knode ***)&kp->runtime,
-                                         __ATOMIC_ACQUIRE);
-  if (roots)
-    return roots;
-  /* ROOT_BUCKETS pointers fit in ROOT_BUCKETS / 4 nodes. */
-  struct knode **fresh = (struct knode **)take_nodes(ROOT_BUCKETS / 4);
-  if (!fresh)
-    return NULL;
-  void *expected = NULL;
-  if (!__atomic_compare_exchange_n(&kp->runtime, &expected, fresh, 0,
-                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-    return expected;
+/* A forest's roots go from none to one exactly once: it is listed then. */
+static void list_forest(struct pathcov_kpaths *kp) {
   struct pathcov_kpaths *head = __atomic_load_n(&arena.listed, __ATOMIC_ACQUIRE);
   do
     kp->next = head;
   while (!__atomic_compare_exchange_n(&arena.listed, &head, kp, 0,
                                       __ATOMIC_RELEASE, __ATOMIC_ACQUIRE));
-  return fresh;
 }
 
-static struct knode *find_root(struct pathcov_kpaths *kp, uint64_t id) {
-  struct knode **roots = roots_of(kp);
-  if (!roots)
+/* The node (parent, id), added to the table and to *children if missing;
+ * NULL when the arena is full. `parent` is a node, or the forest `kp` for a
+ * root (kp NULL otherwise). */
+static struct knode *find_or_add(const void *parent, struct knode **children,
+                                 uint64_t id, struct pathcov_kpaths *kp) {
+  struct knode **slots = mapped();
+  if (!slots)
     return NULL;
-  return find_or_add(&roots[(id * 0x9e3779b97f4a7c15ull) >> 58], id);
+  uint64_t key = (id ^ (uint64_t)(uintptr_t)parent) * 0x9e3779b97f4a7c15ull;
+  size_t i = (size_t)(key >> (64 - TABLE_BITS));
+  struct knode *fresh = NULL; /* unused if another thread adds it first */
+  for (;; i = (i + 1) & (TABLE_SLOTS - 1)) {
+    struct knode *node = __atomic_load_n(&slots[i], __ATOMIC_ACQUIRE);
+    if (!node) {
+      if (!fresh && !(fresh = take_node(slots)))
+        return NULL;
+      fresh->id = id;
+      fresh->parent = parent;
+      if (__atomic_compare_exchange_n(&slots[i], &node, fresh, 0,
+                                      __ATOMIC_RELEASE, __ATOMIC_ACQUIRE)) {
+        if (!push(children, fresh) && kp)
+          list_forest(kp);
+        return fresh;
+      }
+      /* node: the one another thread put there first */
+    }
+    if (node->parent == parent && node->id == id)
+      return node;
+  }
+}
+
+/* The child of `node` labelled `id` from the table, remembered. Out of
+ * line: __pathcov_kpath's usual case, a remembered child, then makes no
+ * call, and saves no register. */
+__attribute__((noinline)) static struct knode *find_child(struct knode *node,
+                                                          uint64_t id) {
+  struct knode *child = find_or_add(node, &node->child, id, NULL);
+  if (child)
+    __atomic_store_n(&node->recent, child, __ATOMIC_RELAXED);
+  return child;
+}
+
+/* The child of `node` labelled `id`: the one it last led to, else the
+ * table's. */
+static inline struct knode *child_of(struct knode *node, uint64_t id) {
+  struct knode *recent = __atomic_load_n(&node->recent, __ATOMIC_RELAXED);
+  return recent && recent->id == id ? recent : find_child(node, id);
+}
+
+/* The root labelled `id` (the chapter's table R is the module's table);
+ * the forest is listed for profiles at its first root. */
+__attribute__((noinline)) static struct knode *
+find_root(struct pathcov_kpaths *kp, uint64_t id) {
+  return find_or_add(kp, (struct knode **)&kp->runtime, id, kp);
 }
 
 static void add_one(uint64_t *counter, const struct pathcov_kpaths *kp) {
@@ -121,31 +155,43 @@ static void add_one(uint64_t *counter, const struct pathcov_kpaths *kp) {
                      __ATOMIC_RELAXED);
 }
 
+/* state[0]: the id's place in its chunk of k - 1 (the chapter's n mod
+ * (k - 1)), and SEQUENCE_HAS_BOTTOM once the sequence has a whole chunk
+ * (n >= k - 1): no division per path. 0 is a sequence's start (n = 0). */
+#define SEQUENCE_HAS_BOTTOM ((uint64_t)1 << 63)
+
 /* process_bl_path_id (the chapter's k-SF construction): the sequence is cut
  * into chunks of k - 1 ids; an id at a chunk's start is a root (the top
  * slab), and every id also extends the path from the previous chunk's
- * start (the bottom slab), where it is counted once there is one. */
+ * start (the bottom slab), where it is counted once there is one. The
+ * bottom goes first: its new node has the id's label, and remembers the
+ * root with that label, which a chunk's start needs (with k = 2, every
+ * id). */
 void __pathcov_kpath(struct pathcov_kpaths *kp, uint64_t *state, uint64_t id) {
   const uint64_t k = kp->k;
   if (k < 2 || k > PATHCOV_KPATH_MAX)
     return;
-  uint64_t n = state[0];
+  const uint64_t has_bottom = state[0] & SEQUENCE_HAS_BOTTOM;
+  const uint64_t place = state[0] & ~SEQUENCE_HAS_BOTTOM;
   struct knode *top = (struct knode *)state[1];
-  struct knode *bottom = (struct knode *)state[2];
-  if (n % (k - 1) == 0) {
-    bottom = n ? top : NULL;
-    top = find_root(kp, id);
-  } else {
-    top = top ? find_or_add(&top->child, id) : NULL;
+  struct knode *bottom = NULL;
+  if (has_bottom) {
+    /* At a chunk's start, the bottom slab goes on from the top's node. */
+    struct knode *from = place == 0 ? top : (struct knode *)state[2];
+    bottom = from ? child_of(from, id) : NULL;
   }
-  if (n >= k - 1)
-    bottom = bottom ? find_or_add(&bottom->child, id) : NULL;
-  struct knode *counted = n >= k - 1 ? bottom : top;
-  if (counted)
-    add_one(&counted->count, kp);
-  else
-    add_one(&kp->dropped, kp);
-  state[0] = n + 1;
+  if (place == 0) {
+    struct knode *root =
+        bottom ? __atomic_load_n(&bottom->root, __ATOMIC_RELAXED) : NULL;
+    top = root ? root : find_root(kp, id);
+    if (bottom && !root && top)
+      __atomic_store_n(&bottom->root, top, __ATOMIC_RELAXED);
+  } else {
+    top = top ? child_of(top, id) : NULL;
+  }
+  struct knode *counted = has_bottom ? bottom : top;
+  add_one(counted ? &counted->count : &kp->dropped, kp);
+  state[0] = place + 1 == k - 1 ? SEQUENCE_HAS_BOTTOM : has_bottom | (place + 1);
   state[1] = (uint64_t)(uintptr_t)top;
   state[2] = (uint64_t)(uintptr_t)bottom;
 }
@@ -156,7 +202,7 @@ static uint64_t take(uint64_t *counter) {
              : 0;
 }
 
-/* Depth of a node: 2k - 2 slab levels at most, under a bucket level. */
+/* A forest has 2k - 2 levels at most. */
 #define MAX_LEVELS (2 * PATHCOV_KPATH_MAX)
 
 /* Visits every node of kp's forest in preorder, giving each its preorder
@@ -165,31 +211,25 @@ static uint64_t walk(struct pathcov_kpaths *kp,
                      void (*visit)(void *arg, struct knode *node,
                                    uint64_t parent, int is_root),
                      void *arg) {
-  struct knode **roots = __atomic_load_n((struct knode ***)&kp->runtime,
-                                         __ATOMIC_ACQUIRE);
-  if (!roots)
-    return 0;
   uint64_t index = 0;
   struct knode *at[MAX_LEVELS];
   uint64_t index_at[MAX_LEVELS];
-  for (int b = 0; b < ROOT_BUCKETS; ++b) {
-    int level = 0;
-    at[0] = __atomic_load_n(&roots[b], __ATOMIC_ACQUIRE);
-    while (level >= 0) {
-      struct knode *node = at[level];
-      if (!node) {
-        if (--level >= 0)
-          at[level] = __atomic_load_n(&at[level]->sibling, __ATOMIC_ACQUIRE);
-        continue;
-      }
-      visit(arg, node, level ? index_at[level - 1] : 0, level == 0);
-      index_at[level] = index++;
-      struct knode *child = __atomic_load_n(&node->child, __ATOMIC_ACQUIRE);
-      if (child && level + 1 < MAX_LEVELS)
-        at[++level] = child;
-      else
-        at[level] = __atomic_load_n(&node->sibling, __ATOMIC_ACQUIRE);
+  int level = 0;
+  at[0] = __atomic_load_n((struct knode **)&kp->runtime, __ATOMIC_ACQUIRE);
+  while (level >= 0) {
+    struct knode *node = at[level];
+    if (!node) {
+      if (--level >= 0)
+        at[level] = __atomic_load_n(&at[level]->sibling, __ATOMIC_ACQUIRE);
+      continue;
     }
+    visit(arg, node, level ? index_at[level - 1] : 0, level == 0);
+    index_at[level] = index++;
+    struct knode *child = __atomic_load_n(&node->child, __ATOMIC_ACQUIRE);
+    if (child && level + 1 < MAX_LEVELS)
+      at[++level] = child;
+    else
+      at[level] = __atomic_load_n(&node->sibling, __ATOMIC_ACQUIRE);
   }
   return index;
 }

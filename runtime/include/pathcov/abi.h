@@ -214,11 +214,11 @@ struct pathcov_kpaths {
 };
 
 /* An activation's place in its k-slab forest, in the instrumented
- * function's frame: [0] the paths of the current sequence so far (the
- * chapter's n), set to 0 at the function's entry and wherever a sequence
- * breaks (a cut, a setjmp call, a nonlocal goto's landing); [1] and [2]
- * the forest's top and bottom nodes (the chapter's tau and beta), the
- * runtime's. */
+ * function's frame: [0] where the sequence is (the chapter's n, encoded by
+ * the runtime), set to 0 (a sequence's start) at the function's entry and
+ * wherever a sequence breaks (a cut, a setjmp call, a nonlocal goto's
+ * landing); [1] and [2] the forest's top and bottom nodes (the chapter's
+ * tau and beta), the runtime's. */
 #define PATHCOV_KPATH_STATE_WORDS 3
 
 /* Record mode, k=N: path `id` of kp's function ended; it extends the
