@@ -3,6 +3,7 @@
 #include "FileIo.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
@@ -56,9 +57,14 @@ ProfileKPaths readKPaths(const JsonPath &at, const nlohmann::json &e,
   for (size_t i = 0; i < slab.size(); ++i) {
     const std::string where = at.name("slab") + "[" + std::to_string(i) + "]";
     const nlohmann::json &node = slab[i];
-    // [parent, id, count]: parent -1 for a root.
+    // [parent, id, count]: parent -1 for a root. A parent the parser read
+    // as unsigned and above INT64_MAX is refused, not converted:
+    // 18446744073709551615 would otherwise pass for -1.
     if (!node.is_array() || node.size() != 3 || !node[0].is_number_integer() ||
-        node[0].get<int64_t>() < -1)
+        (node[0].is_number_unsigned()
+             ? node[0].get<uint64_t>() >
+                   static_cast<uint64_t>(std::numeric_limits<int64_t>::max())
+             : node[0].get<int64_t>() < -1))
       throw InputError(where + ": expected [parent (-1 for a root), id, count]");
     kp.slab.push_back({node[0].get<int64_t>(), get<uint64_t>(node[1], where + "[1]"),
                        get<uint64_t>(node[2], where + "[2]")});

@@ -150,6 +150,15 @@ void readCorpusBothWays(const std::string &file) {
           q->second.tests != p.tests)
         disagree("read the paths of " + key.first + " otherwise");
     }
+    if (it->second.k != f.k || it->second.kDropped != f.kDropped ||
+        it->second.kPaths.size() != f.kPaths.size())
+      disagree("read the windows of " + key.first + " otherwise");
+    for (const auto &[ids, p] : f.kPaths) {
+      const auto q = it->second.kPaths.find(ids);
+      if (q == it->second.kPaths.end() || q->second.count != p.count ||
+          q->second.tests != p.tests)
+        disagree("read the windows of " + key.first + " otherwise");
+    }
   }
   size_t reports = 0;
   store.forEachReport([&](const std::string &id, const MergedReport &r) {

@@ -541,7 +541,9 @@ void readKPaths(const JsonPath &at, const nlohmann::json &j, CorpusFunction &f) 
   const auto kPaths =
       at.optionalField<std::vector<nlohmann::json>>(j, "k_paths", {});
   if (!kPaths.empty() && k == 1)
-    throw InputError(at.name("k_paths") + ": listed with k 1");
+    throw InputError(at.name("k_paths") +
+                     ": windows need the k they were counted with (k is 1 or "
+                     "missing)");
   for (size_t n = 0; n < kPaths.size(); ++n) {
     const JsonPath p = at.at("k_paths").index(n);
     const auto ids = p.field<std::vector<uint64_t>>(kPaths[n], "ids");

@@ -135,11 +135,11 @@ kPathsShown(const ShowOptions &options, const CorpusFunction &f,
 void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
                     const NumberedDag &numbered, const SourceFiles &sources,
                     std::ostream &out) {
-  if (f.k <= 1 || options.which == Which::Untested)
+  if (f.k <= 1)
     return;
   const FunctionMetadata &m = f.metadata;
-  out << "  " << f.kPaths.size() << " windows of 2 to " << f.k
-      << " paths across iterations";
+  out << "  " << f.kPaths.size() << " windows of up to " << f.k
+      << " paths across iterations (k=" << f.k << ")";
   if (f.kDropped)
     out << " (" << f.kDropped << " paths dropped: the runtime's arena was full)";
   out << "\n";
