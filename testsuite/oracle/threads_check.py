@@ -11,6 +11,11 @@ that work() and thread_main() have the right number of calls, and that no
 count was dropped or invalid. The metadata must say the counting method
 (--counting) and atomic updates (the records in section .debug_pathcov).
 
+With k=N among the plugin arguments (paths across iterations), the windows
+of thread_main()'s loop are checked too: each thread's call runs its loop
+ITERATIONS times, so its windows of 2 paths must add up to exactly 8 x
+ITERATIONS, all threads adding to the same forest's nodes at once.
+
 Then builds the same program without atomic=1 and shows (does not check:
 it is a race) how many of work()'s runs its counters kept.
 """
@@ -126,6 +131,14 @@ def main():
         if f.get("calls") != calls:
             failures.append(f"{name}: {calls} calls, the profile counted "
                             f"{f.get('calls')}")
+    if any(a.startswith("k=") for a in plugin_args):
+        loop = corpus.get("thread_main", {})
+        pairs = sum(w["count"] for w in loop.get("k_paths", []) if len(w["ids"]) == 2)
+        want = 8 * args.iterations
+        print(f"thread_main(): windows of 2 paths: {pairs} (expected {want})")
+        if pairs != want or loop.get("k_dropped"):
+            failures.append(f"thread_main: windows of 2 paths add up to {pairs}, "
+                            f"expected {want} (k_dropped {loop.get('k_dropped')})")
     for f in corpus.values():
         for field in ("invalid_ids", "dropped", "interrupted"):
             if f.get(field):
