@@ -45,6 +45,10 @@ def main():
              "'peel-insns=99999999999': expected a number"),
             (["two-choice-slots=some"], "pathcov: bad argument "
              "'two-choice-slots=some': expected a number"),
+            (["k=0"], "pathcov: bad argument 'k=0': expected a number from 1 to 16"),
+            (["k=17"], "pathcov: bad argument 'k=17': expected a number from 1 to 16"),
+            (["mode=residual", f"corpus={HERE}/two_diamonds.c", "k=2"],
+             "pathcov: k=N is for record mode (test builds)"),
             (["mode=residual"], "pathcov: mode=residual needs corpus=FILE"),
             (["mode=residual", "corpus=/nonexistent/corpus.json"],
              "pathcov: corpus /nonexistent/corpus.json: cannot open"),
