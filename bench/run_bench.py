@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """pathcov benchmark harness (`make bench`): Debian source packages built in
-six variants (plain -O2, -O2 --coverage, pathcov record mode, pathcov
-residual mode against two corpora, and the second with the path history
-on), each running a CPU-bound workload interleaved several times.
+eight variants (plain -O2, -O2 --coverage, pathcov record mode, alone and
+with paths across iterations (k=2, k=4), pathcov residual mode against two
+corpora, and the second with the path history on), each running a CPU-bound workload interleaved several times.
 
 Residual scenario (a): the corpus is recorded on the workload itself, so the
 residual build must write no report. Scenario (b): the corpus comes from the
@@ -35,11 +35,13 @@ import residual_oracle  # noqa: E402
 import stats as pstats  # noqa: E402
 from packages import PACKAGES  # noqa: E402
 
-VARIANTS = ["plain", "gcov", "record", "res_a", "res_b", "res_h"]
+VARIANTS = ["plain", "gcov", "record", "rec_k2", "rec_k4", "res_a", "res_b", "res_h"]
 VARIANT_TITLE = {
     "plain": "-O2",
     "gcov": "-O2 --coverage",
     "record": "record",
+    "rec_k2": "record k=2",
+    "rec_k4": "record k=4",
     "res_a": "residual (a)",
     "res_b": "residual (b)",
     "res_h": "residual (b) + history",
@@ -51,6 +53,8 @@ RELEASE = ("res_a", "res_b")
 # res_h's history=N: each thread's last 256 paths.
 HISTORY = 256
 TEST_VARIANTS = ("plain", "gcov", "record")  # the test suite timed in each
+# Record mode with paths across iterations (issue 14): k=N per variant.
+KPATHS = {"rec_k2": 2, "rec_k4": 4}
 NATIVE = ["setarch", "-R"]
 VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]
 
@@ -321,6 +325,8 @@ def variant_flags(paths, work):
         "gcov": (base + " --coverage -fprofile-update=single", ""),
         "record": (f"{base} -fplugin={plugin}", rt),
     }
+    for v, k in KPATHS.items():
+        flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-k={k}", rt)
     for v, c, more in (("res_a", "corpus-a.json", ""), ("res_b", "corpus-b.json", ""),
                        ("res_h", "corpus-b.json",
                         f" -fplugin-arg-pathcov-history={HISTORY}")):
@@ -361,7 +367,7 @@ def bench_package(pkg, args, paths, res):
                               "rss": [], "sums": None, "reports": 0, "skipped":
                               pstats.skipped(out)}
 
-    for v in ["plain", "gcov", "record"]:
+    for v in ["plain", "gcov", "record", *KPATHS]:
         build(v)
     rec = bdirs["record"]
     res["stage"] = "building the test programs"
@@ -452,6 +458,34 @@ def bench_package(pkg, args, paths, res):
             oracle_fail[v].append(f"{what}: differs too")
         res["actual_b"] = residual_oracle.summary(actual)
 
+    # The k=N builds count the same paths as record mode on the same
+    # workload (the executed corpus, natively), and windows no more often
+    # than their first path runs.
+    kpath_fail = []
+    res["kpaths"] = {}
+
+    def check_kpaths(v, run_dir):
+        corpus = os.path.join(work, f"kpaths-{v}.json")
+        run([pathcov, "collect", "-o", corpus, os.path.join(run_dir, "profiles")])
+        got = residual_oracle.corpus_paths(corpus)
+        want = residual_oracle.corpus_paths(os.path.join(work, "executed-full.json"))
+        if got != want:
+            kpath_fail.append(f"{VARIANT_TITLE[v]}: its paths differ from record mode's")
+        with open(corpus, encoding="utf-8") as f:
+            functions = [fn for fn in json.load(f)["functions"] if "skipped" not in fn]
+        windows = runs = 0
+        for fn in functions:
+            counts = {p["id"]: p["count"] for p in fn["paths"]}
+            for w in fn.get("k_paths", []):
+                windows += 1
+                runs += w["count"]
+                if w["count"] > counts.get(w["ids"][0], 0):
+                    kpath_fail.append(f"{VARIANT_TITLE[v]}: {fn['identity']} window "
+                                      f"{w['ids']} ran more often than its first path")
+        res["kpaths"][v] = {"functions": sum(1 for fn in functions if fn.get("k", 1) > 1),
+                            "windows": windows, "runs": runs,
+                            "dropped": sum(fn.get("k_dropped", 0) for fn in functions)}
+
     # Interleaved timing runs: A B C D E A B C D E ...
     res["stage"] = "timing"
     for v in VARIANTS:
@@ -471,6 +505,8 @@ def bench_package(pkg, args, paths, res):
                 raise BenchError(f"{pkg.name} {v}: outputs differ between runs")
             if v in RESIDUAL:
                 check_oracle(v, os.path.join(d, "reports"), "full", f"timing run {i + 1}")
+            if v in KPATHS and i == 0:
+                check_kpaths(v, d)
             log(f"{pkg.name} run {i + 1}/{args.runs} {VARIANT_TITLE[v]}: {wall:.3f} s, {rss} KiB")
             for st in steps[v]:  # keep the disk small: outputs are checked by checksum
                 try:
@@ -502,6 +538,9 @@ def bench_package(pkg, args, paths, res):
         out_fail.append(msg)
     res["outputs"] = "identical" if not out_fail else "FAIL: " + "; ".join(out_fail)
     res["output_sums"] = sums["plain"]
+    res["oracle_k"] = "pass" if not kpath_fail else "FAIL: " + "; ".join(kpath_fail)
+    if kpath_fail:
+        raise BenchError(f"{pkg.name}: k-paths: " + "; ".join(kpath_fail))
     for v in RESIDUAL:
         f = oracle_fail[v] + out_fail
         res["oracle"][v] = "pass" if not f else "FAIL: " + "; ".join(f)
@@ -661,6 +700,32 @@ def write_doc(results, args, paths, out):
             A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row) + " |")
         A("| **median** | " + " | ".join(fmt(med([h[i] for h in hist])) for i in range(4)) + " |")
         A("")
+        A("Paths across iterations (issue 14): record mode with `k=2` and `k=4` (every window "
+          "of up to k consecutive paths of a call) against record mode (k=1), same workload; "
+          "the windows the timed workload ran, and the check that the k builds counted "
+          "exactly record mode's paths:")
+        A("")
+        A("| program | k=2 Ir | k=4 Ir | k=2 time | k=4 time | k=2 size | k=4 size | "
+          "k=2 compile | k=4 compile | k=2 windows | k=4 windows | same paths |")
+        A("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+        krows = []
+        for r in ok:
+            row = [key_ratio(r, v, "ir", "record") for v in KPATHS] + \
+                  [wall_ratio(r, v, "record") for v in KPATHS] + \
+                  [key_ratio(r, v, "size", "record") for v in KPATHS] + \
+                  [key_ratio(r, v, "compile", "record") for v in KPATHS]
+            krows.append(row)
+            windows = [str(r.get("kpaths", {}).get(v, {}).get("windows", "-")) for v in KPATHS]
+            A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row) + " | " +
+              " | ".join(windows) + f" | {verdict(r.get('oracle_k', '-'))} |")
+        A("| **median** | " + " | ".join(fmt(med([h[i] for h in krows])) for i in range(8)) +
+          " | | | |")
+        A("")
+        A("Against plain `-O2` (Ir): record " +
+          fmt(med([key_ratio(r, "record", "ir") for r in ok])) + ", k=2 " +
+          fmt(med([key_ratio(r, "rec_k2", "ir") for r in ok])) + ", k=4 " +
+          fmt(med([key_ratio(r, "rec_k4", "ir") for r in ok])) + " (medians).")
+        A("")
         A("Targets of issue 16 (record mode; measured, not asserted):")
         A("")
         A("| target | limit | measured | met |")
@@ -691,9 +756,10 @@ def write_doc(results, args, paths, out):
             A("")
     A("## How it is measured")
     A("")
-    A("Each Debian source package is built in six variants: plain `-O2`, `-O2 --coverage` "
+    A("Each Debian source package is built in eight variants: plain `-O2`, `-O2 --coverage` "
       "(gcov, `-fprofile-update=single` on the command line; whether the driver still made the "
-      "counters atomic is stated per program), pathcov record mode, pathcov residual mode "
+      "counters atomic is stated per program), pathcov record mode, alone and with `k=2` and "
+      "`k=4` (paths across iterations), pathcov residual mode "
       f"compiled against two corpora, and the second again with the path history (`history={HISTORY}`). pathcov counters are non-atomic (the default) in record mode "
       "and for residual mode's tested paths; residual paths are always counted atomically by the "
       "runtime. Every variant runs the same workload, interleaved (A B C D E A B C D E ...); run "
