@@ -258,6 +258,26 @@ void pathcov_warn(const char *format, ...)
 /* ------------------------------------------- residual paths (residual*.c) */
 
 /* A residual-mode descriptor the runtime can read. */
+/* Adds 1 to a counter of fn's: a relaxed atomic add with
+ * PATHCOV_FN_ATOMIC, else a plain load and store, like the plugin's inline
+ * counters. */
+static inline void pathcov_count(uint64_t *counter,
+                                 const struct pathcov_function *fn) {
+  if (fn->flags & PATHCOV_FN_ATOMIC)
+    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+  else
+    __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
+                     __ATOMIC_RELAXED);
+}
+
+/* A counter's value, leaving 0: each count lands in one profile. A zero is
+ * only read, so untouched pages stay clean. */
+static inline uint64_t pathcov_take(uint64_t *counter) {
+  return __atomic_load_n(counter, __ATOMIC_RELAXED)
+             ? __atomic_exchange_n(counter, 0, __ATOMIC_RELAXED)
+             : 0;
+}
+
 static inline int is_residual(const struct pathcov_function *fn) {
   return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
          (fn->flags & PATHCOV_FN_RESIDUAL);

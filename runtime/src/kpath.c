@@ -147,14 +147,6 @@ find_root(struct pathcov_kpaths *kp, uint64_t id) {
   return find_or_add(kp, (struct knode **)&kp->runtime, id, kp);
 }
 
-static void add_one(uint64_t *counter, const struct pathcov_kpaths *kp) {
-  if (kp->fn->flags & PATHCOV_FN_ATOMIC)
-    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
-  else
-    __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
-}
-
 /* state[0]: the id's place in its chunk of k - 1 (the chapter's n mod
  * (k - 1)), and SEQUENCE_HAS_BOTTOM once the sequence has a whole chunk
  * (n >= k - 1): no division per path. 0 is a sequence's start (n = 0). */
@@ -190,24 +182,18 @@ void __pathcov_kpath(struct pathcov_kpaths *kp, uint64_t *state, uint64_t id) {
     top = top ? child_of(top, id) : NULL;
   }
   struct knode *counted = has_bottom ? bottom : top;
-  add_one(counted ? &counted->count : &kp->dropped, kp);
+  pathcov_count(counted ? &counted->count : &kp->dropped, kp->fn);
   state[0] = place + 1 == k - 1 ? SEQUENCE_HAS_BOTTOM : has_bottom | (place + 1);
   state[1] = (uint64_t)(uintptr_t)top;
   state[2] = (uint64_t)(uintptr_t)bottom;
 }
 
-static uint64_t take(uint64_t *counter) {
-  return __atomic_load_n(counter, __ATOMIC_RELAXED)
-             ? __atomic_exchange_n(counter, 0, __ATOMIC_RELAXED)
-             : 0;
-}
-
 /* A forest has 2k - 2 levels at most. */
 #define MAX_LEVELS (2 * PATHCOV_KPATH_MAX)
 
-/* Visits every node of kp's forest in preorder, giving each its preorder
- * index and its parent's (-1 for a root). Returns the nodes visited. */
-static uint64_t walk(struct pathcov_kpaths *kp,
+/* Visits every node of kp's forest in preorder, giving each its parent's
+ * preorder index (is_root: none). */
+static void walk(struct pathcov_kpaths *kp,
                      void (*visit)(void *arg, struct knode *node,
                                    uint64_t parent, int is_root),
                      void *arg) {
@@ -231,7 +217,6 @@ static uint64_t walk(struct pathcov_kpaths *kp,
     else
       at[level] = __atomic_load_n(&node->sibling, __ATOMIC_ACQUIRE);
   }
-  return index;
 }
 
 static void sum_counts(void *arg, struct knode *node, uint64_t parent,
@@ -256,7 +241,7 @@ static void write_node(void *arg, struct knode *node, uint64_t parent,
   pathcov_out_str(w->out, ", ");
   pathcov_out_u64(w->out, node->id);
   pathcov_out_str(w->out, ", ");
-  pathcov_out_u64(w->out, take(&node->count));
+  pathcov_out_u64(w->out, pathcov_take(&node->count));
   pathcov_out_str(w->out, "]");
 }
 
@@ -277,7 +262,7 @@ void pathcov_kpaths_write(struct pathcov_out *o) {
     pathcov_out_str(o, ", \"k\": ");
     pathcov_out_u64(o, kp->k);
     pathcov_out_str(o, ", \"dropped\": ");
-    pathcov_out_u64(o, take(&kp->dropped));
+    pathcov_out_u64(o, pathcov_take(&kp->dropped));
     pathcov_out_str(o, ",\n   \"slab\": [");
     struct writing w = {o, 0};
     walk(kp, write_node, &w);
@@ -288,13 +273,13 @@ void pathcov_kpaths_write(struct pathcov_out *o) {
 static void discard_node(void *arg, struct knode *node, uint64_t parent,
                          int is_root) {
   (void)arg, (void)parent, (void)is_root;
-  take(&node->count);
+  pathcov_take(&node->count);
 }
 
 void pathcov_kpaths_discard(void) {
   for (struct pathcov_kpaths *kp = __atomic_load_n(&arena.listed, __ATOMIC_ACQUIRE);
        kp; kp = kp->next) {
-    take(&kp->dropped);
+    pathcov_take(&kp->dropped);
     walk(kp, discard_node, NULL);
   }
 }

@@ -104,14 +104,6 @@ static int is_valid(const struct pathcov_function *fn) {
          (is_hashed(fn) || (fn->counters && fn->table_size >= fn->num_paths));
 }
 
-static void count(uint64_t *counter, const struct pathcov_function *fn) {
-  if (fn->flags & PATHCOV_FN_ATOMIC)
-    __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
-  else
-    __atomic_store_n(counter, __atomic_load_n(counter, __ATOMIC_RELAXED) + 1,
-                     __ATOMIC_RELAXED);
-}
-
 #define STATE_SIZE (sizeof(struct fn_state) + TABLE_SLOTS * sizeof(struct slot))
 
 /* A hashed function's state, mapped on first use. mmap (not malloc): zeroed,
@@ -174,7 +166,7 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
   if (!is_valid(fn))
     return; /* reported once, as an invalid descriptor */
   if (!is_hashed(fn)) { /* as the inline code counts it */
-    count(&fn->counters[id < fn->num_paths ? id : fn->num_paths], fn);
+    pathcov_count(&fn->counters[id < fn->num_paths ? id : fn->num_paths], fn);
     return;
   }
   struct fn_state *st = state_of(fn);
@@ -188,7 +180,7 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
   }
   struct slot *s = find_slot(st, id);
   if (s)
-    count(&s->count, fn);
+    pathcov_count(&s->count, fn);
   else
     __atomic_fetch_add(&st->dropped, 1, __ATOMIC_RELAXED);
 }
@@ -206,19 +198,13 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
 void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
   uint64_t *tag = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
   if (tag && claim_seen_slot(tag, id))
-    count(seen_count(fn, tag), fn);
+    pathcov_count(seen_count(fn, tag), fn);
   else
     __pathcov_record_path(fn, id);
 }
 
 /* A counter's value, leaving 0. Zero counters are only read: writing them
  * would, among other costs, copy every counter page after a fork. */
-static uint64_t take(uint64_t *counter) {
-  return __atomic_load_n(counter, __ATOMIC_RELAXED)
-             ? __atomic_exchange_n(counter, 0, __ATOMIC_RELAXED)
-             : 0;
-}
-
 /* Whether the counters [from, to) are all zero, read four at a time: most
  * of a profile's counters are, and reading them costs less than taking
  * them one by one. */
@@ -245,8 +231,8 @@ static int by_id(const void *a, const void *b) {
 static void take_function(struct pathcov_function *const *p,
                           struct pathcov_counts *c) {
   struct pathcov_function *fn = *p;
-  c->calls = take(&fn->calls);
-  c->resumes = take(&fn->resumes);
+  c->calls = pathcov_take(&fn->calls);
+  c->resumes = pathcov_take(&fn->resumes);
   c->invalid_ids = 0;
   c->dropped = 0;
   c->len = 0;
@@ -269,20 +255,20 @@ static void take_function(struct pathcov_function *const *p,
       if (all_zero(fn->counters, block, end))
         continue;
       for (uint64_t id = block; id < end; ++id) {
-        uint64_t n = take(&fn->counters[id]);
+        uint64_t n = pathcov_take(&fn->counters[id]);
         if (n && c->paths)
           c->paths[c->len++] = (struct pathcov_path){id, n};
       }
     }
     if (!all_zero(fn->counters, fn->num_paths, fn->table_size + 1))
       for (uint64_t k = fn->num_paths; k <= fn->table_size; ++k)
-        c->invalid_ids += take(&fn->counters[k]);
+        c->invalid_ids += pathcov_take(&fn->counters[k]);
     return;
   }
   struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
   if (st) {
-    c->invalid_ids = take(&st->invalid_ids);
-    c->dropped = take(&st->dropped);
+    c->invalid_ids = pathcov_take(&st->invalid_ids);
+    c->dropped = pathcov_take(&st->dropped);
     uint64_t listed = __atomic_load_n(&st->listed, __ATOMIC_RELAXED);
     for (uint64_t k = 0; k < listed && k < TABLE_CAPACITY; ++k) {
       /* 0: being claimed by another thread now; its counts stay for the
@@ -291,7 +277,7 @@ static void take_function(struct pathcov_function *const *p,
       if (!at)
         continue;
       struct slot *s = &st->slots[at - 1];
-      uint64_t n = take(&s->count);
+      uint64_t n = pathcov_take(&s->count);
       if (n && c->paths)
         c->paths[c->len++] =
             (struct pathcov_path){__atomic_load_n(&s->key, __ATOMIC_RELAXED) - 1, n};
@@ -307,7 +293,7 @@ static void take_function(struct pathcov_function *const *p,
       continue;
     for (uint64_t k = block; k < end; ++k) {
       uint64_t tag = __atomic_load_n(&fn->seen[k], __ATOMIC_RELAXED);
-      uint64_t n = tag ? take(seen_count(fn, &fn->seen[k])) : 0;
+      uint64_t n = tag ? pathcov_take(seen_count(fn, &fn->seen[k])) : 0;
       if (n && c->paths)
         c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
     }
@@ -331,7 +317,7 @@ static void discard_counts(int unmap_tables) {
     struct pathcov_counts discard = {0};
     take_function(p, &discard);
   }
-  take(&module.lost_paths);
+  pathcov_take(&module.lost_paths);
   pathcov_kpaths_discard();
 }
 
@@ -428,7 +414,7 @@ static int write_profile(const char *reason) {
   struct pathcov_profile profile;
   if (pathcov_profile_open(&profile, &module.id, &module.sequence,
                            max_paths) == 0) {
-    uint64_t lost_paths = take(&module.lost_paths);
+    uint64_t lost_paths = pathcov_take(&module.lost_paths);
     pathcov_profile_header(&profile, &module.id, reason,
                            module.invalid_descriptors, lost_paths);
     FOR_EACH_DESCRIPTOR(p) {
