@@ -25,11 +25,13 @@ enum ExitCode : int {
 };
 
 // A failed gate (pathcov gate): kExitGateFailed plus one bit per failed
-// criterion, both baseline criteria sharing one so that every sum stays
-// below 128 (shells, make and CI read 128 + N as "killed by signal N").
-// Every sum is odd and at least 9, so none is 2, 3, 4, 5 or 70.
+// criterion, both baseline criteria sharing one, and both overall ratios
+// (paths, loop transitions) another, so that every sum stays below 128
+// (shells, make and CI read 128 + N as "killed by signal N"). Every sum is
+// odd and at least 9, so none is 2, 3, 4, 5 or 70.
 constexpr int kExitGateFailed = 1;
-constexpr int kGateBitOverall = 8;
+constexpr int kGateBitOverall = 8; // --fail-under-paths
+constexpr int kGateBitKPaths = 8;  // --fail-under-k-paths
 constexpr int kGateBitFunction = 16;
 constexpr int kGateBitUntestedFunctions = 32;
 constexpr int kGateBitBaseline = 64; // --no-new-untested, --no-new-residual

@@ -7,6 +7,8 @@
 #include "Percent.h"
 #include "FileIo.h"
 
+#include "pathcov/core/Checked.h"
+#include "pathcov/core/LoopTransitions.h"
 #include "pathcov/format/Corpus.h"
 #include "pathcov/format/InputError.h"
 
@@ -35,6 +37,7 @@ struct GateOptions {
   std::string config;
   double failUnderPaths = 0;
   double failUnderFunctionPaths = 0;
+  double failUnderKPaths = 0;
   uint64_t pathBound = kDefaultPathBound;
   uint64_t maxUntestedFunctions = 0;
   bool noNewUntested = false;
@@ -44,13 +47,15 @@ struct GateOptions {
   // Which thresholds are set (by a flag or the config file).
   bool hasFailUnderPaths = false;
   bool hasFailUnderFunctionPaths = false;
+  bool hasFailUnderKPaths = false;
   bool hasMaxUntestedFunctions = false;
 };
 
 // The command-line options a config file may also set.
 struct GateFlags {
-  CLI::Option *baseline, *failUnderPaths, *failUnderFunctionPaths, *pathBound,
-      *maxUntestedFunctions, *noNewUntested, *noNewResidual, *format;
+  CLI::Option *baseline, *failUnderPaths, *failUnderFunctionPaths,
+      *failUnderKPaths, *pathBound, *maxUntestedFunctions, *noNewUntested,
+      *noNewResidual, *format;
 };
 
 std::string trim(const std::string &s) {
@@ -139,6 +144,10 @@ void applyConfig(GateOptions &o, const GateFlags &flags) {
         const double v = parsePercent(key, value);
         if (!flags.failUnderFunctionPaths->count())
           o.failUnderFunctionPaths = v, o.hasFailUnderFunctionPaths = true;
+      } else if (key == "fail-under-k-paths") {
+        const double v = parsePercent(key, value);
+        if (!flags.failUnderKPaths->count())
+          o.failUnderKPaths = v, o.hasFailUnderKPaths = true;
       } else if (key == "path-bound") {
         const uint64_t v = parseCount(key, value, 1);
         if (!flags.pathBound->count())
@@ -192,6 +201,15 @@ struct FunctionStats {
   bool inBound = false;
 };
 
+// A loop of a function recorded with k >= 2 (docs/gate.md, "Loop
+// transitions"): its 2-iteration transitions and how many the tests ran.
+struct LoopStats {
+  const CorpusFunction *f;
+  Loop loop;
+  uint64_t tested = 0;
+  bool inBound = false;
+};
+
 // Paths listed for one function: a count and the first few ids.
 struct PathList {
   const CorpusFunction *f;
@@ -216,6 +234,12 @@ struct GateResult {
   uint64_t skipped = 0;
   uint64_t inBound = 0, aboveBound = 0, testedInBound = 0, pathsInBound = 0;
   std::vector<const FunctionStats *> above, belowThreshold, untested, worst;
+  // Loop transitions: of the instrumented functions with k-paths (k >= 2).
+  uint64_t kFunctions = 0;
+  std::vector<LoopStats> loops; // source order, then header block
+  uint64_t loopsInBound = 0, loopsAboveBound = 0, testedTransitions = 0,
+           transitionsInBound = 0;
+  std::vector<const LoopStats *> worstLoops, loopsAbove;
   std::set<const CorpusFunction *> newFunctions; // not in the baseline
   std::vector<PathList> newUntested, newResidual;
   uint64_t newUntestedCount = 0, newResidualCount = 0;
@@ -230,6 +254,12 @@ Criterion criterion(const std::string &key, const std::string &title, int bit) {
   c.bit = bit;
   return c;
 }
+
+// Only a function with a loop (or a computed goto, or a handler of its
+// own) that ran in a k build has k-paths in the corpus (docs/gate.md).
+constexpr const char *kNoKPaths =
+    "the corpus has no k-paths: no function in it that ran was built with "
+    "-fplugin-arg-pathcov-k=N (N >= 2) and has a loop";
 
 // "1 function", "2 functions"
 std::string count(uint64_t n, const std::string &noun) {
@@ -283,6 +313,52 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
                      if (ca != cb)
                        return ca < cb;
                      return a->paths - a->tested > b->paths - b->tested;
+                   });
+
+  // Loop transitions: every loop of the functions recorded with k >= 2,
+  // its 2-windows sorted into the loops whose transitions they are.
+  for (const FunctionStats &s : r.functions) {
+    const CorpusFunction &f = *s.f;
+    if (f.k < 2)
+      continue;
+    ++r.kFunctions;
+    std::vector<PathPair> windows;
+    for (const auto &window : f.kPaths)
+      if (window.first.size() == 2)
+        windows.emplace_back(window.first[0], window.first[1]);
+    TransitionCoverage c;
+    try {
+      c = loopTransitions(*f.metadata.cfg, f.metadata.number(), windows);
+    } catch (const std::out_of_range &e) { // ids are checked when read
+      throw InputError(f.metadata.identity + ": " + e.what());
+    }
+    for (LoopCoverage &loop : c.loops) {
+      LoopStats l{&f, std::move(loop.loop), loop.tested.size(), false};
+      l.inBound = !l.loop.saturated && l.loop.transitions <= o.pathBound;
+      r.loops.push_back(std::move(l));
+    }
+  }
+  for (const LoopStats &l : r.loops) {
+    if (l.inBound) {
+      ++r.loopsInBound;
+      // Each at most the bound, but a bound near 2^64 could add up past it.
+      r.testedTransitions = saturatingAdd(r.testedTransitions, l.tested);
+      r.transitionsInBound =
+          saturatingAdd(r.transitionsInBound, l.loop.transitions);
+      r.worstLoops.push_back(&l);
+    } else {
+      ++r.loopsAboveBound;
+      r.loopsAbove.push_back(&l);
+    }
+  }
+  std::stable_sort(r.worstLoops.begin(), r.worstLoops.end(),
+                   [](const LoopStats *a, const LoopStats *b) {
+                     const double ca = percentOf(a->tested, a->loop.transitions);
+                     const double cb = percentOf(b->tested, b->loop.transitions);
+                     if (ca != cb)
+                       return ca < cb;
+                     return a->loop.transitions - a->tested >
+                            b->loop.transitions - b->tested;
                    });
 
   if (baseline) {
@@ -412,6 +488,35 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     }
     r.criteria.push_back(c);
   }
+  {
+    Criterion c = criterion("fail-under-k-paths", "Loop transition coverage",
+                            kGateBitKPaths);
+    c.enabled = o.hasFailUnderKPaths;
+    const bool hasK = r.kFunctions > 0;
+    const bool hasRatio = r.transitionsInBound > 0;
+    c.value = hasRatio ? nlohmann::json(percentOf(r.testedTransitions,
+                                                  r.transitionsInBound))
+                       : nlohmann::json();
+    if (!hasK)
+      c.actual = kNoKPaths;
+    else if (!hasRatio)
+      c.actual = "no loop transitions within the bound (" +
+                 count(r.loops.size(), "loop") + " in " +
+                 count(r.kFunctions, "function") + " with k-paths)";
+    else
+      c.actual = percentText(r.testedTransitions, r.transitionsInBound) +
+                 " (" + std::to_string(r.testedTransitions) + " of " +
+                 std::to_string(r.transitionsInBound) + " transitions in " +
+                 count(r.loopsInBound, "loop") + ")";
+    if (c.enabled) {
+      c.threshold = o.failUnderKPaths;
+      // A corpus without k-paths cannot be measured: it fails, never passes
+      // unseen.
+      c.passed = hasK && (!hasRatio || 100.0 * r.testedTransitions >=
+                                           o.failUnderKPaths * r.transitionsInBound);
+    }
+    r.criteria.push_back(c);
+  }
   for (const Criterion &c : r.criteria)
     if (!c.passed)
       r.exitCode |= kExitGateFailed | c.bit;
@@ -426,10 +531,39 @@ std::string where(const CorpusFunction &f) {
          f.metadata.name;
 }
 
+// The line a loop is named by: its header block's first line, with the
+// file if it is not the function's ("hdr.h:12"); "block 7" if it has none.
+std::string headerText(const LoopStats &l) {
+  const FunctionMetadata &m = l.f->metadata;
+  const BlockId h = l.loop.header;
+  if (h >= m.blocks.size() || m.blocks[h].lines.empty())
+    return "block " + std::to_string(h);
+  return (m.blocks[h].file.empty() ? "" : m.blocks[h].file + ":") +
+         std::to_string(m.blocks[h].lines.front());
+}
+
+int headerLine(const LoopStats &l) {
+  const FunctionMetadata &m = l.f->metadata;
+  const BlockId h = l.loop.header;
+  return h < m.blocks.size() && !m.blocks[h].lines.empty()
+             ? m.blocks[h].lines.front()
+             : 0;
+}
+
+std::string transitionsText(const Loop &loop) {
+  return loop.saturated ? "more than 2^64" : std::to_string(loop.transitions);
+}
+
+std::string loopStatsText(const LoopStats &l) {
+  return std::to_string(l.tested) + " of " + transitionsText(l.loop) +
+         " transitions tested (" + percentText(l.tested, l.loop.transitions) +
+         ")";
+}
+
 std::string thresholdText(const Criterion &c) {
   if (!c.enabled)
     return "-";
-  if (c.key == "fail-under-paths" || c.key == "fail-under-function-paths")
+  if (c.key.rfind("fail-under-", 0) == 0)
     return ">= " + oneDecimal(c.threshold.get<double>()) + "%";
   return "<= " + std::to_string(c.threshold.get<uint64_t>());
 }
@@ -462,7 +596,13 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
   out << "\n" << r.functions.size() << " instrumented functions ("
       << r.skipped << " not instrumented), " << r.inBound
       << " within the path bound of " << o.pathBound << ", " << r.aboveBound
-      << " above it (counted separately, not in the ratio)\n\n";
+      << " above it (counted separately, not in the ratio)\n";
+  if (r.kFunctions)
+    out << count(r.kFunctions, "function") << " with k-paths (k >= 2): "
+        << count(r.loops.size(), "loop")
+        << ", " << r.loopsInBound << " within the path bound, "
+        << r.loopsAboveBound << " above it (not in the ratio)\n";
+  out << "\n";
   for (const Criterion &c : r.criteria) {
     out << (c.enabled ? (c.passed ? "  PASS  " : "  FAIL  ") : "  ----  ")
         << c.title;
@@ -497,6 +637,12 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
        });
   list("Untested functions", r.untested,
        [](const FunctionStats *s) { return where(*s->f); });
+  const auto loop = [](const LoopStats *l) {
+    return where(*l->f) + ": loop at line " + headerText(*l) + ": " +
+           loopStatsText(*l);
+  };
+  list("Worst loops within the bound", r.worstLoops, loop);
+  list("Loops above the path bound (not in the ratio)", r.loopsAbove, loop);
   const auto paths = [](const PathList &p) {
     return where(*p.f) + ": " + std::to_string(p.count) + " " +
            (p.reason == "regressed"      ? "tested in the baseline, untested now"
@@ -537,6 +683,11 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
       << r.inBound << " within the path bound of " << o.pathBound << ", "
       << r.aboveBound
       << " above it (counted separately, not in the ratio).\n";
+  if (r.kFunctions)
+    out << "\n" << count(r.kFunctions, "function") << " with k-paths (k >= 2): "
+        << count(r.loops.size(), "loop") << ", " << r.loopsInBound
+        << " within the path bound, " << r.loopsAboveBound
+        << " above it (not in the ratio).\n";
   const auto table = [&](const std::string &title, const auto &items,
                          const std::string &header, const auto &row) {
     if (items.empty())
@@ -564,6 +715,20 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
   table("Worst functions within the bound", r.worst, statsHeader, statsRow);
   table("Functions above the path bound (not in the ratio)", r.above,
         statsHeader, statsRow);
+  const std::string loopsHeader = "| Function | Location | Loop at | Tested | "
+                                  "Transitions | Coverage |\n"
+                                  "|---|---|---|---|---|---|\n";
+  const auto loopsRow = [](const LoopStats *l) {
+    const FunctionMetadata &m = l->f->metadata;
+    return "| " + markdownEscape(m.name) + " | " + markdownEscape(m.file) + ":" +
+           std::to_string(m.line) + " | " + markdownEscape(headerText(*l)) +
+           " | " + std::to_string(l->tested) + " | " +
+           transitionsText(l->loop) + " | " +
+           percentText(l->tested, l->loop.transitions) + " |";
+  };
+  table("Worst loops within the bound", r.worstLoops, loopsHeader, loopsRow);
+  table("Loops above the path bound (not in the ratio)", r.loopsAbove,
+        loopsHeader, loopsRow);
   const std::string pathsHeader =
       "| Function | Location | Why | Paths | Path ids |\n|---|---|---|---|---|\n";
   const auto pathsRow = [](const PathList &p) {
@@ -626,9 +791,29 @@ nlohmann::json jsonReport(const GateOptions &o, const GateResult &r) {
     }
     return a;
   };
+  nlohmann::json loops = nlohmann::json::array();
+  for (const LoopStats &l : r.loops) {
+    const FunctionMetadata &m = l.f->metadata;
+    nlohmann::json j{{"identity", m.identity},
+                     {"name", m.name},
+                     {"file", m.file},
+                     {"line", m.line},
+                     {"k", l.f->k},
+                     {"header_block", l.loop.header},
+                     {"header_line", headerLine(l)},
+                     {"latches", l.loop.latches},
+                     {"transitions", l.loop.transitions},
+                     {"transitions_saturated", l.loop.saturated},
+                     {"tested_transitions", l.tested},
+                     {"coverage", percentOf(l.tested, l.loop.transitions)},
+                     {"within_bound", l.inBound}};
+    if (l.loop.header < m.blocks.size() && !m.blocks[l.loop.header].file.empty())
+      j["header_file"] = m.blocks[l.loop.header].file;
+    loops.push_back(std::move(j));
+  }
   const nlohmann::json doc{
       {"format", "pathcov-gate"},
-      {"format_version", "1.0"},
+      {"format_version", "1.1"},
       {"corpus", displayName(o.corpus)},
       {"baseline", o.baseline.empty() ? nlohmann::json()
                                       : nlohmann::json(displayName(o.baseline))},
@@ -647,13 +832,23 @@ nlohmann::json jsonReport(const GateOptions &o, const GateResult &r) {
                          : nlohmann::json()},
         {"untested_functions", r.untested.size()},
         {"new_untested_paths", r.newUntestedCount},
-        {"new_residual_paths", r.newResidualCount}}},
+        {"new_residual_paths", r.newResidualCount},
+        {"k_functions", r.kFunctions},
+        {"loops_within_bound", r.loopsInBound},
+        {"loops_above_bound", r.loopsAboveBound},
+        {"tested_transitions", r.testedTransitions},
+        {"transitions", r.transitionsInBound},
+        {"transition_coverage",
+         r.transitionsInBound
+             ? nlohmann::json(percentOf(r.testedTransitions, r.transitionsInBound))
+             : nlohmann::json()}}},
       {"criteria", std::move(criteria)},
       {"below_function_threshold", functions(r.belowThreshold)},
       {"above_bound", std::move(above)},
       {"untested_functions", functions(r.untested)},
       {"new_untested", pathLists(r.newUntested)},
-      {"new_residual", pathLists(r.newResidual)}};
+      {"new_residual", pathLists(r.newResidual)},
+      {"loops", std::move(loops)}};
   return doc;
 }
 
@@ -691,6 +886,9 @@ int runGate(GateOptions o, const GateFlags &flags) {
     text = markdownReport(o, result);
   else
     text = textReport(o, result);
+  if (o.hasFailUnderKPaths && result.kFunctions == 0)
+    std::cerr << "pathcov gate: --fail-under-k-paths: " << kNoKPaths
+              << " (docs/record-mode.md)\n";
   if (const int written = writeOutput("gate", o.output, text))
     return written;
   return result.exitCode;
@@ -735,10 +933,24 @@ void addGateCommand(CLI::App &app, int &exitCode) {
               "a path coverage below PCT")
           ->type_name("PCT")
           ->check(CLI::Range(0.0, 100.0));
+  flags->failUnderKPaths =
+      gate->add_option_function<double>(
+              "--fail-under-k-paths",
+              [options](double v) {
+                options->failUnderKPaths = v;
+                options->hasFailUnderKPaths = true;
+              },
+              "Fail (exit bit 8) when the 2-iteration transitions the tests "
+              "ran are below PCT of those of the loops within the path bound, "
+              "over the functions recorded with k >= 2; and when the corpus "
+              "has no k-paths")
+          ->type_name("PCT")
+          ->check(CLI::Range(0.0, 100.0));
   flags->pathBound =
       gate->add_option("--path-bound", options->pathBound,
-                       "Functions with more paths than this are listed "
-                       "separately, not in the coverage ratios")
+                       "Functions with more paths (loops with more "
+                       "transitions) than this are listed separately, not in "
+                       "the coverage ratios")
           ->type_name("N")
           ->check(CLI::PositiveNumber)
           ->capture_default_str();
@@ -766,7 +978,8 @@ void addGateCommand(CLI::App &app, int &exitCode) {
   gate->add_option("-o,--output", options->output,
                    "Write here; - is standard output")
       ->capture_default_str();
-  gate->footer("Exit codes: 0 every criterion passed; 1 + 8 (overall), 16 "
+  gate->footer("Exit codes: 0 every criterion passed; 1 + 8 (overall paths "
+               "or loop transitions), 16 "
                "(a function), 32 (untested functions), 64 (new untested or new "
                "residual) per failed criterion; 2 usage error, 3 bad "
                "input data, 4 cannot write the output, 70 internal error.");

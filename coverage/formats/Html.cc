@@ -10,9 +10,12 @@
 #include "PathText.h"
 #include "Percent.h"
 
+#include "pathcov/core/Checked.h"
+#include "pathcov/core/LoopTransitions.h"
 #include "pathcov/format/InputError.h"
 
 #include <algorithm>
+#include <climits>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -27,6 +30,7 @@ namespace {
 // gate's default path bound leaves them.
 constexpr uint64_t kPathBound = 1000;
 constexpr uint64_t kMaxUntestedPaths = 50; // listed per function
+constexpr size_t kMaxTransitions = 50;     // tested ones listed per loop
 
 struct HtmlOptions {
   const SourceFiles &sources; // where the source text is read from
@@ -52,6 +56,23 @@ std::string bar(uint64_t part, uint64_t whole) {
 
 std::string fraction(uint64_t part, uint64_t whole) {
   return std::to_string(part) + "/" + std::to_string(whole);
+}
+
+// A function's loops and the 2-iteration transitions its k-paths ran
+// (LoopTransitions.h; docs/gate.md, "Loop transitions"); none for k 1.
+TransitionCoverage transitionsOf(const FunctionProjection &p) {
+  const CorpusFunction &f = *p.function;
+  if (f.k < 2)
+    return {};
+  std::vector<PathPair> windows;
+  for (const auto &window : f.kPaths)
+    if (window.first.size() == 2)
+      windows.emplace_back(window.first[0], window.first[1]);
+  return loopTransitions(*f.metadata.cfg, p.numbered, windows);
+}
+
+std::string transitionsText(const Loop &loop) {
+  return loop.saturated ? "more than 2^64" : std::to_string(loop.transitions);
 }
 
 // A function of the report and its anchor ("f3": unique in the report).
@@ -211,6 +232,8 @@ g.block.on rect{stroke:#d4a72c;stroke-width:3}
 .split>.functions{flex:1 1 440px;min-width:0;position:sticky;top:0;max-height:100vh;overflow:auto}
 .cols{display:flex;flex-wrap:wrap;gap:2em;align-items:flex-start}.cols>div:first-child{flex:1 1 320px;min-width:0}
 ul.paths li{overflow-wrap:anywhere}
+table.transitions{font:12px/1.5 monospace}
+table.transitions td{overflow-wrap:anywhere}
 </style>
 )";
 
@@ -343,6 +366,29 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
         << observed << "</td><td class=\"note\" id=\"residual\">" << residual
         << " never tested</td></tr>\n";
   }
+  // Loop transitions, for a corpus recorded with k >= 2 (docs/gate.md).
+  uint64_t kFunctions = 0, transitions = 0, testedTransitions = 0,
+           loopsAbove = 0;
+  for (const FunctionProjection &f : p.functions) {
+    if (f.function->k < 2)
+      continue;
+    ++kFunctions;
+    for (const LoopCoverage &loop : transitionsOf(f).loops)
+      if (loop.loop.saturated || loop.loop.transitions > kPathBound) {
+        ++loopsAbove;
+      } else {
+        transitions = saturatingAdd(transitions, loop.loop.transitions);
+        testedTransitions = saturatingAdd(testedTransitions, loop.tested.size());
+      }
+  }
+  if (kFunctions)
+    out << "<tr><th>Loop transitions tested (loops with at most "
+        << kPathBound << ", in " << kFunctions
+        << " functions with k-paths)</th><td class=\"num\" "
+           "id=\"transitions\">"
+        << fraction(testedTransitions, transitions) << "</td><td>"
+        << bar(testedTransitions, transitions) << " <span class=\"note\">"
+        << loopsAbove << " loops above the bound</span></td></tr>\n";
   out << "</table>\n"
       << "<p class=\"note\">A path is one acyclic run through a function "
          "(Ball-Larus); loops start new paths. Line and branch coverage can "
@@ -438,6 +484,99 @@ std::string contextsItem(const SourceContexts &contexts,
   return out.str();
 }
 
+// Per loop of a function recorded with k >= 2: its header line, how many
+// of its 2-iteration transitions the tests ran, and which (the two paths,
+// each linking to its entry in the tested paths, and the runs).
+std::string loopsSection(const FunctionView &v) {
+  const CorpusFunction &f = *v.projection->function;
+  const FunctionMetadata &m = f.metadata;
+  if (f.k < 2)
+    return "";
+  const TransitionCoverage c = transitionsOf(*v.projection);
+  if (c.loops.empty())
+    return "";
+  std::ostringstream out;
+  out << "<h3>Loop transitions (" << c.loops.size()
+      << (c.loops.size() == 1 ? " loop" : " loops") << ", k=" << f.k
+      << ")</h3>\n<p class=\"note\">A transition is a path that ends at a "
+         "loop's back edge followed by a path that starts at its header: "
+         "two iterations in a row.";
+  if (f.kDropped)
+    out << " " << f.kDropped
+        << " paths were dropped (the runtime's arena was full): some "
+           "transitions that ran may be missing.";
+  if (!c.other.empty())
+    out << " " << c.other.size()
+        << " windows of two paths joined elsewhere than at a back edge (a "
+           "computed goto, a handler) are no loop's.";
+  out << "</p>\n";
+  std::map<uint64_t, PathDescription> described;
+  const auto cell = [&](uint64_t id) {
+    auto d = described.find(id);
+    if (d == described.end())
+      d = described.emplace(id, describePath(m, v.projection->numbered, id)).first;
+    const std::string anchor = v.anchor + "-p" + std::to_string(id);
+    return "<td><a href=\"#" + anchor + "\">path " + std::to_string(id) +
+           "</a> " + escapeMarkup(pathText(m, d->second)) + "</td>";
+  };
+  // In source order: by their headers' first lines.
+  std::vector<const LoopCoverage *> loops;
+  for (const LoopCoverage &loop : c.loops)
+    loops.push_back(&loop);
+  const auto firstLine = [&m](BlockId h) {
+    return h < m.blocks.size() && !m.blocks[h].lines.empty()
+               ? m.blocks[h].lines.front()
+               : INT_MAX;
+  };
+  std::stable_sort(loops.begin(), loops.end(),
+                   [&](const LoopCoverage *a, const LoopCoverage *b) {
+                     return firstLine(a->loop.header) < firstLine(b->loop.header);
+                   });
+  for (const LoopCoverage *each : loops) {
+    const LoopCoverage &loop = *each;
+    const BlockId h = loop.loop.header;
+    std::string where = "block " + std::to_string(h);
+    if (h < m.blocks.size() && !m.blocks[h].lines.empty())
+      where = "line " + (m.blocks[h].file.empty() ? "" : m.blocks[h].file + ":") +
+              std::to_string(m.blocks[h].lines.front());
+    const std::string id = v.anchor + "-loop" + std::to_string(h);
+    out << "<div class=\"loop\" id=\"" << id << "\">\n<h4>Loop at "
+        << escapeMarkup(where) << " <span class=\"note\">header B" << h
+        << "</span></h4>\n<p><span class=\"num\" id=\"" << id
+        << "-tested\">" << loop.tested.size() << "/"
+        << transitionsText(loop.loop) << "</span> transitions tested "
+        << bar(loop.tested.size(), loop.loop.transitions) << "</p>\n";
+    if (loop.tested.empty()) {
+      out << "<p class=\"note\">No two iterations ran in a row.</p>\n</div>\n";
+      continue;
+    }
+    // Most runs first.
+    std::vector<std::pair<const PathPair *, const TestedPath *>> rows;
+    for (const PathPair &pair : loop.tested)
+      rows.emplace_back(&pair, &f.kPaths.at({pair.first, pair.second}));
+    std::stable_sort(rows.begin(), rows.end(), [](const auto &a, const auto &b) {
+      return a.second->count > b.second->count;
+    });
+    out << "<table class=\"transitions\">\n<tr><th>Iteration</th>"
+           "<th>Next iteration</th><th class=\"num\">Runs</th>"
+           "<th>Tests</th></tr>\n";
+    for (size_t i = 0; i < rows.size() && i < kMaxTransitions; ++i) {
+      std::string tests;
+      for (const std::string &t : rows[i].second->tests)
+        tests += (tests.empty() ? "" : ", ") + t;
+      out << "<tr>" << cell(rows[i].first->first) << cell(rows[i].first->second)
+          << "<td class=\"num\">" << rows[i].second->count << "</td><td>"
+          << escapeMarkup(tests) << "</td></tr>\n";
+    }
+    out << "</table>\n";
+    if (rows.size() > kMaxTransitions)
+      out << "<p class=\"note\">" << rows.size() - kMaxTransitions
+          << " more</p>\n";
+    out << "</div>\n";
+  }
+  return out.str();
+}
+
 std::string functionSection(const FunctionView &v, const std::string &file,
                             const FieldRuns &field,
                             const std::map<FieldKey, SourceContexts> &contexts) {
@@ -492,6 +631,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
     }
     out << "</ul>\n";
   }
+  out << loopsSection(v);
   out << "</div>\n<div>\n<h3>Control-flow graph</h3>\n" << cfgSvg(v)
       << "\n<p class=\"note\">Green: taken by a tested path; red: by none; "
          "dashed: leaves the DAG (loop back edge, cut, abnormal).</p>\n"

@@ -17,6 +17,9 @@ then writes variants of it to DIR that differ in what a gate compares:
   bad-field.json   full.json with a field path id past unused's paths
   baseline.cfg     a gate config file: baseline no-unused.json (a name
                    relative to the file), no-new-untested
+and, from loops.c built with k=2 (-fplugin-arg-pathcov-k=2) and run on 1 3:
+  kpaths.json      sum_odd's and main's loops with 6 of their 16
+                   2-iteration transitions tested (loops.c says which)
 Path lists can be dropped and fields added without breaking the metadata
 checks, so every variant is a corpus pathcov reads. The field paths are
 written as pathcov merge writes them (corpus format 1.1, docs/merge.md): one
@@ -101,6 +104,24 @@ def main():
     write("field.json", with_field({"unused": [0, 1], "classify": [0]}))
     write("field-base.json", with_field({"unused": [0]}))
     write("bad-field.json", with_field({"unused": [7]}))
+    # Loops recorded with k=2: their 2-windows are the transitions.
+    loops = os.path.join(work, "loops")
+    must(["gcc", "-O0", "-g", f"-fplugin={args.plugin}",
+          "-fplugin-arg-pathcov-k=2", os.path.join(HERE, "loops.c"), "-o",
+          loops, args.runtime, "-lpthread"], "the k=2 record build")
+    must([loops, "1", "3"], "the k=2 test run",
+         env=dict(os.environ, PATHCOV_TEST="k",
+                  PATHCOV_PROFILE_DIR=os.path.join(work, "kprofiles")))
+    kpaths_file = os.path.join(work, "kpaths.json")
+    must([args.pathcov, "collect", "--binary", loops, "-o", kpaths_file,
+          os.path.join(work, "kprofiles")], "pathcov collect (k=2)")
+    with open(kpaths_file, encoding="utf-8") as f:
+        kpaths = json.load(f)
+    windows = {name: len(function(kpaths, name).get("k_paths", []))
+               for name in ("sum_odd", "main")}
+    if windows != {"sum_odd": 4, "main": 2}:
+        sys.exit(f"FAIL: kpaths.json has {windows} windows, want sum_odd 4, "
+                 "main 2")
     # A config file naming its baseline relative to itself.
     with open(os.path.join(work, "baseline.cfg"), "w", encoding="utf-8") as f:
         f.write("baseline = no-unused.json\nno-new-untested = yes\n")
