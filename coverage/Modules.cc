@@ -132,7 +132,8 @@ void ModuleIndex::addTo(Corpus &corpus) const {
   for (const auto &[key, loaded] : modules_) {
     corpus.modules.push_back(loaded.module);
     for (const FunctionMetadata &f : loaded.functions)
-      corpus.functions.emplace(keyOf(f), CorpusFunction{f, 0, 0, 0, 0, 0, {}});
+      if (const auto [it, added] = corpus.functions.try_emplace(keyOf(f)); added)
+        it->second.metadata = f;
   }
 }
 

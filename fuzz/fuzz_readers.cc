@@ -150,7 +150,7 @@ void readCorpusBothWays(const std::string &file) {
           q->second.tests != p.tests)
         disagree("read the paths of " + key.first + " otherwise");
     }
-    if (it->second.k != f.k || it->second.kDropped != f.kDropped ||
+    if (it->second.metadata.k != f.metadata.k || it->second.kDropped != f.kDropped ||
         it->second.kPaths.size() != f.kPaths.size())
       disagree("read the windows of " + key.first + " otherwise");
     for (const auto &[ids, p] : f.kPaths) {

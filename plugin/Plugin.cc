@@ -246,15 +246,25 @@ private:
     const uint64_t counters = powerOfTwoAtLeast(f.numPaths + 1);
     const bool hashed = f.numPaths > gOptions.arrayThreshold || counters == 0;
     const uint64_t lastCounter = hashed ? 0 : counters - 1;
-    FunctionTableSpec spec;
-    spec.identity = f.identity;
-    spec.metadata = recordModeRecord(f, hashed, gOptions.arrayThreshold,
-                                     gOptions.atomic);
-    spec.cfgChecksum = g.cfg.checksum();
-    spec.numPaths = f.numPaths;
     // An accessor inlined in a loop would count twice per iteration.
     const bool callsArePath = f.numPaths == 1 && g.setjmpBlocks.empty() &&
                               onlyReturns(fun);
+    // k=N: windows of paths only where one path can follow another.
+    const bool kPaths = gOptions.k > 1 && !callsArePath &&
+                        pathsFollowPaths(g, numbered.dag);
+    FunctionTableSpec spec;
+    spec.identity = f.identity;
+    if (kPaths) {
+      FunctionMetadata withWindows = f;
+      withWindows.k = gOptions.k;
+      spec.metadata = recordModeRecord(withWindows, hashed,
+                                       gOptions.arrayThreshold, gOptions.atomic);
+    } else {
+      spec.metadata = recordModeRecord(f, hashed, gOptions.arrayThreshold,
+                                       gOptions.atomic);
+    }
+    spec.cfgChecksum = g.cfg.checksum();
+    spec.numPaths = f.numPaths;
     spec.flags = kFlagEntryCounted | (hashed ? kFlagHashed : 0) |
                  (gOptions.atomic ? kFlagAtomic : 0) |
                  (callsArePath ? kFlagCallsArePath : 0);
@@ -276,9 +286,6 @@ private:
       pathEnds.checkedEnd = &noPathEnd;
     }
     pathEnds.seenSlots = spec.seenSlots;
-    // k=N: windows of paths only where one path can follow another.
-    const bool kPaths = gOptions.k > 1 && !callsArePath &&
-                        pathsFollowPaths(g, numbered.dag);
     if (kPaths)
       pathEnds.kpaths = emitKPaths(pathEnds.descriptor, gOptions.k);
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);

@@ -115,12 +115,13 @@ void addKPaths(CorpusFunction &f, unsigned k,
                uint64_t dropped, const std::string &where) {
   if (k <= 1)
     return;
-  if (f.k > 1 && f.k != k)
+  if (f.metadata.k > 1 && f.metadata.k != k)
     throw InputError(where + ": function " + f.metadata.identity +
                      " has paths across iterations counted with k=" +
-                     std::to_string(k) + ", and with k=" + std::to_string(f.k) +
+                     std::to_string(k) + ", and with k=" +
+                     std::to_string(f.metadata.k) +
                      " before: record every test of a function with one k");
-  f.k = k;
+  f.metadata.k = k;
   f.kDropped = saturatingAdd(f.kDropped, dropped);
   for (const auto &[ids, path] : kPaths) {
     TestedPath &p = f.kPaths[ids];
@@ -130,9 +131,8 @@ void addKPaths(CorpusFunction &f, unsigned k,
 }
 
 void addKPathsJson(nlohmann::json &j, const CorpusFunction &f) {
-  if (f.k <= 1)
+  if (f.metadata.k <= 1)
     return;
-  j["k"] = f.k;
   j["k_dropped"] = f.kDropped;
   nlohmann::json kPaths = nlohmann::json::array();
   for (const auto &[ids, p] : f.kPaths)
@@ -529,14 +529,10 @@ FieldKey readSetAsidePath(const JsonPath &at, const nlohmann::json &e) {
 
 namespace {
 
-// "k", "k_dropped" and "k_paths" (CorpusFunction::kPaths): windows of 2..k
-// ids of the function's paths, each listed once, with their counts.
+// "k_dropped" and "k_paths" (CorpusFunction::kPaths): windows of 2..k ids
+// of the function's paths, each listed once, with their counts.
 void readKPaths(const JsonPath &at, const nlohmann::json &j, CorpusFunction &f) {
-  const uint64_t k = at.optionalField<uint64_t>(j, "k", 1);
-  if (k < 1 || k > kKPathMax)
-    throw InputError(at.name("k") + ": expected 1 to " +
-                     std::to_string(kKPathMax) + ", not " + std::to_string(k));
-  f.k = unsigned(k);
+  const unsigned k = f.metadata.k; // its "k", read with the metadata
   f.kDropped = at.optionalField<uint64_t>(j, "k_dropped", 0);
   const auto kPaths =
       at.optionalField<std::vector<nlohmann::json>>(j, "k_paths", {});

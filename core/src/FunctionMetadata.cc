@@ -2,6 +2,7 @@
 
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
+#include "pathcov/core/KPaths.h"
 
 #include <cstdio>
 
@@ -113,6 +114,11 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
     if (!f.skipped.empty())
       return f;
     f.checksum = top.field<std::string>(record, "checksum");
+    const uint64_t k = top.optionalField<uint64_t>(record, "k", 1);
+    if (k < 1 || k > kKPathMax)
+      throw InputError("k: expected 1 to " + std::to_string(kKPathMax) +
+                       ", not " + std::to_string(k));
+    f.k = unsigned(k);
     const nlohmann::json &blocks = top.field<const nlohmann::json &>(record, "blocks");
     if (!blocks.is_array() || blocks.size() < 2)
       throw InputError("blocks: expected an array of at least two blocks");
@@ -172,6 +178,8 @@ nlohmann::json toJson(const FunctionMetadata &f) {
   for (const CfgEdge &e : f.cfg->edges())
     edges.push_back({e.src, e.dst, edgeKindName(e.kind), e.frequency});
   j["checksum"] = f.checksum;
+  if (f.k > 1)
+    j["k"] = f.k;
   j["entry"] = f.cfg->entry();
   j["exit"] = f.cfg->exit();
   j["blocks"] = std::move(blocks);

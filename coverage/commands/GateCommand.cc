@@ -258,7 +258,7 @@ Criterion criterion(const std::string &key, const std::string &title, int bit) {
 // Only a function with a loop (or a computed goto, or a handler of its
 // own) that ran in a k build has k-paths in the corpus (docs/gate.md).
 constexpr const char *kNoKPaths =
-    "the corpus has no k-paths: no function in it that ran was built with "
+    "the corpus has no k-paths: no function in it was built with "
     "-fplugin-arg-pathcov-k=N (N >= 2) and has a loop";
 
 // "1 function", "2 functions"
@@ -319,7 +319,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
   // its 2-windows sorted into the loops whose transitions they are.
   for (const FunctionStats &s : r.functions) {
     const CorpusFunction &f = *s.f;
-    if (f.k < 2)
+    if (f.metadata.k < 2)
       continue;
     ++r.kFunctions;
     std::vector<PathPair> windows;
@@ -798,7 +798,7 @@ nlohmann::json jsonReport(const GateOptions &o, const GateResult &r) {
                      {"name", m.name},
                      {"file", m.file},
                      {"line", m.line},
-                     {"k", l.f->k},
+                     {"k", l.f->metadata.k},
                      {"header_block", l.loop.header},
                      {"header_line", headerLine(l)},
                      {"latches", l.loop.latches},

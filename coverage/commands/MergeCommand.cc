@@ -88,7 +88,7 @@ void foldCorpus(Corpus &out, const Corpus &in,
         p.count = saturatingAdd(p.count, path.count);
         p.tests.insert(path.tests.begin(), path.tests.end());
       }
-      addKPaths(o, f.k, f.kPaths, f.kDropped, displayName(file));
+      addKPaths(o, f.metadata.k, f.kPaths, f.kDropped, displayName(file));
     }
   }
 }

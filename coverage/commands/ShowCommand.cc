@@ -135,11 +135,11 @@ kPathsShown(const ShowOptions &options, const CorpusFunction &f,
 void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
                     const NumberedDag &numbered, const SourceFiles &sources,
                     std::ostream &out) {
-  if (f.k <= 1)
+  if (f.metadata.k <= 1)
     return;
   const FunctionMetadata &m = f.metadata;
-  out << "  " << f.kPaths.size() << " windows of up to " << f.k
-      << " paths across iterations (k=" << f.k << ")";
+  out << "  " << f.kPaths.size() << " windows of up to " << f.metadata.k
+      << " paths across iterations (k=" << f.metadata.k << ")";
   if (f.kDropped)
     out << " (" << f.kDropped << " paths dropped: the runtime's arena was full)";
   out << "\n";
@@ -230,8 +230,8 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
   addFunctionCounts(j, f);
   j["paths"] = std::move(paths);
   j["truncated"] = truncated;
-  if (f.k > 1) {
-    j["k"] = f.k;
+  if (f.metadata.k > 1) {
+    j["k"] = f.metadata.k;
     j["k_dropped"] = f.kDropped;
     nlohmann::json windows = nlohmann::json::array();
     for (const auto *window : kPathsShown(options, f, truncated))

@@ -62,7 +62,7 @@ std::string fraction(uint64_t part, uint64_t whole) {
 // (LoopTransitions.h; docs/gate.md, "Loop transitions"); none for k 1.
 TransitionCoverage transitionsOf(const FunctionProjection &p) {
   const CorpusFunction &f = *p.function;
-  if (f.k < 2)
+  if (f.metadata.k < 2)
     return {};
   std::vector<PathPair> windows;
   for (const auto &window : f.kPaths)
@@ -370,7 +370,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   uint64_t kFunctions = 0, transitions = 0, testedTransitions = 0,
            loopsAbove = 0;
   for (const FunctionProjection &f : p.functions) {
-    if (f.function->k < 2)
+    if (f.function->metadata.k < 2)
       continue;
     ++kFunctions;
     for (const LoopCoverage &loop : transitionsOf(f).loops)
@@ -490,14 +490,14 @@ std::string contextsItem(const SourceContexts &contexts,
 std::string loopsSection(const FunctionView &v) {
   const CorpusFunction &f = *v.projection->function;
   const FunctionMetadata &m = f.metadata;
-  if (f.k < 2)
+  if (f.metadata.k < 2)
     return "";
   const TransitionCoverage c = transitionsOf(*v.projection);
   if (c.loops.empty())
     return "";
   std::ostringstream out;
   out << "<h3>Loop transitions (" << c.loops.size()
-      << (c.loops.size() == 1 ? " loop" : " loops") << ", k=" << f.k
+      << (c.loops.size() == 1 ? " loop" : " loops") << ", k=" << f.metadata.k
       << ")</h3>\n<p class=\"note\">A transition is a path that ends at a "
          "loop's back edge followed by a path that starts at its header: "
          "two iterations in a row.";

@@ -27,3 +27,15 @@ int main(int argc, char **argv) {
     t += sum_odd(atoi(argv[i]));
   return t == 12345;
 }
+
+#ifdef UNRUN
+/* Never run (external, so -O0 keeps it): built with k=2, its loop's 4
+   transitions (2 paths end at its latch, 2 start at its header) count,
+   none tested. */
+int count_up(int n) {
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += i;
+  return s;
+}
+#endif

@@ -20,6 +20,8 @@ then writes variants of it to DIR that differ in what a gate compares:
 and, from loops.c built with k=2 (-fplugin-arg-pathcov-k=2) and run on 1 3:
   kpaths.json      sum_odd's and main's loops with 6 of their 16
                    2-iteration transitions tested (loops.c says which)
+  kpaths-unrun.json the same built with -DUNRUN: count_up, never run, adds
+                   a loop of 4 transitions, none tested
 Path lists can be dropped and fields added without breaking the metadata
 checks, so every variant is a corpus pathcov reads. The field paths are
 written as pathcov merge writes them (corpus format 1.1, docs/merge.md): one
@@ -122,6 +124,17 @@ def main():
     if windows != {"sum_odd": 4, "main": 2}:
         sys.exit(f"FAIL: kpaths.json has {windows} windows, want sum_odd 4, "
                  "main 2")
+    # The same with a function no test runs (-DUNRUN): built with k=2, its
+    # loop counts with none of its transitions tested.
+    unrun = os.path.join(work, "loops-unrun")
+    must(["gcc", "-O0", "-g", "-DUNRUN", f"-fplugin={args.plugin}",
+          "-fplugin-arg-pathcov-k=2", os.path.join(HERE, "loops.c"), "-o",
+          unrun, args.runtime, "-lpthread"], "the k=2 record build (-DUNRUN)")
+    must([unrun, "1", "3"], "the k=2 test run (-DUNRUN)",
+         env=dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(work, "kprofiles-unrun")))
+    must([args.pathcov, "collect", "--binary", unrun, "-o",
+          os.path.join(work, "kpaths-unrun.json"),
+          os.path.join(work, "kprofiles-unrun")], "pathcov collect (-DUNRUN)")
     # A config file naming its baseline relative to itself.
     with open(os.path.join(work, "baseline.cfg"), "w", encoding="utf-8") as f:
         f.write("baseline = no-unused.json\nno-new-untested = yes\n")

@@ -37,17 +37,18 @@ struct CorpusFunction {
   uint64_t invalidIds = 0; // reported by the runtime: a pathcov bug
   uint64_t dropped = 0;    // paths a full runtime table could not keep
   std::map<uint64_t, TestedPath> paths;
-  // Record mode's k=N (docs/record-mode.md, "Paths across iterations"):
-  // every window of 2..k consecutive paths of one activation the tests
-  // ran, by its paths' ids; k 1: none recorded.
-  unsigned k = 1;
+  // Record mode's k=N (metadata.k; docs/record-mode.md, "Paths across
+  // iterations"): every window of 2..k consecutive paths of one call the
+  // tests ran, by its paths' ids.
   uint64_t kDropped = 0; // ids a full runtime arena could not place
   std::map<std::vector<uint64_t>, TestedPath> kPaths;
 };
 
 // Adds k-paths counted with `k` to f's. A function keeps one k: windows
 // counted with another k would give the longer windows' counts over only
-// some of the runs. Throws InputError naming `where` if f has another.
+// some of the runs. Throws InputError naming `where` if f was built with
+// another k above 1 (a function listed with k 1, by a build or corpus
+// without windows, takes k).
 void addKPaths(CorpusFunction &f, unsigned k,
                const std::map<std::vector<uint64_t>, TestedPath> &kPaths,
                uint64_t dropped, const std::string &where);
@@ -195,7 +196,8 @@ uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered
 // A function's counts as the corpus and `pathcov show` write them (calls,
 // resumes, interrupted, invalid_ids, dropped), into the object j.
 void addFunctionCounts(nlohmann::json &j, const CorpusFunction &f);
-// "k", "k_dropped", "k_paths" when f has k-paths (k above 1).
+// "k_dropped", "k_paths" when f was built with k above 1 (its metadata
+// gives "k").
 void addKPathsJson(nlohmann::json &j, const CorpusFunction &f);
 
 // The functions ordered by file, line and identity: a stable order people

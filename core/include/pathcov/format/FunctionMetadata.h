@@ -38,6 +38,11 @@ struct FunctionMetadata {
 
   // The rest only for instrumented functions.
   std::string checksum; // 16 hex digits
+  // Record mode's k=N: the function counts windows of up to k of its
+  // paths (docs/record-mode.md, "Paths across iterations"); 1: none (and
+  // every function without a back edge, computed goto or handler of its
+  // own, whose calls run one path).
+  unsigned k = 1;
   std::optional<Cfg> cfg;
   std::vector<SourceBlock> blocks;
   uint64_t pathLimit = 0;

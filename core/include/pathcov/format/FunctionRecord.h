@@ -17,6 +17,7 @@
 namespace pathcov {
 
 // Record mode: the description plus how its paths are counted.
+// `function.k` above 1 goes in as "k" (its windows of paths).
 std::string recordModeRecord(const FunctionMetadata &function, bool hashed,
                              uint64_t arrayThreshold, bool atomic);
 
