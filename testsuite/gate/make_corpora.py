@@ -107,18 +107,23 @@ def main():
     write("field-base.json", with_field({"unused": [0]}))
     write("bad-field.json", with_field({"unused": [7]}))
     # Loops recorded with k=2: their 2-windows are the transitions.
-    loops = os.path.join(work, "loops")
-    must(["gcc", "-O0", "-g", f"-fplugin={args.plugin}",
-          "-fplugin-arg-pathcov-k=2", os.path.join(HERE, "loops.c"), "-o",
-          loops, args.runtime, "-lpthread"], "the k=2 record build")
-    must([loops, "1", "3"], "the k=2 test run",
-         env=dict(os.environ, PATHCOV_TEST="k",
-                  PATHCOV_PROFILE_DIR=os.path.join(work, "kprofiles")))
-    kpaths_file = os.path.join(work, "kpaths.json")
-    must([args.pathcov, "collect", "--binary", loops, "-o", kpaths_file,
-          os.path.join(work, "kprofiles")], "pathcov collect (k=2)")
-    with open(kpaths_file, encoding="utf-8") as f:
-        kpaths = json.load(f)
+    def record_k2(name, *defines):
+        """loops.c built with k=2 and `defines`, run on 1 3, collected with
+        every function of the binary into NAME.json; returns the corpus."""
+        binary = os.path.join(work, name)
+        must(["gcc", "-O0", "-g", *defines, f"-fplugin={args.plugin}",
+              "-fplugin-arg-pathcov-k=2", os.path.join(HERE, "loops.c"), "-o",
+              binary, args.runtime, "-lpthread"], f"the k=2 record build ({name})")
+        profiles = os.path.join(work, f"profiles-{name}")
+        must([binary, "1", "3"], f"the k=2 test run ({name})",
+             env=dict(os.environ, PATHCOV_TEST="k", PATHCOV_PROFILE_DIR=profiles))
+        corpus = os.path.join(work, f"{name}.json")
+        must([args.pathcov, "collect", "--binary", binary, "-o", corpus, profiles],
+             f"pathcov collect ({name})")
+        with open(corpus, encoding="utf-8") as f:
+            return json.load(f)
+
+    kpaths = record_k2("kpaths")
     windows = {name: len(function(kpaths, name).get("k_paths", []))
                for name in ("sum_odd", "main")}
     if windows != {"sum_odd": 4, "main": 2}:
@@ -126,15 +131,7 @@ def main():
                  "main 2")
     # The same with a function no test runs (-DUNRUN): built with k=2, its
     # loop counts with none of its transitions tested.
-    unrun = os.path.join(work, "loops-unrun")
-    must(["gcc", "-O0", "-g", "-DUNRUN", f"-fplugin={args.plugin}",
-          "-fplugin-arg-pathcov-k=2", os.path.join(HERE, "loops.c"), "-o",
-          unrun, args.runtime, "-lpthread"], "the k=2 record build (-DUNRUN)")
-    must([unrun, "1", "3"], "the k=2 test run (-DUNRUN)",
-         env=dict(os.environ, PATHCOV_PROFILE_DIR=os.path.join(work, "kprofiles-unrun")))
-    must([args.pathcov, "collect", "--binary", unrun, "-o",
-          os.path.join(work, "kpaths-unrun.json"),
-          os.path.join(work, "kprofiles-unrun")], "pathcov collect (-DUNRUN)")
+    record_k2("kpaths-unrun", "-DUNRUN")
     # A config file naming its baseline relative to itself.
     with open(os.path.join(work, "baseline.cfg"), "w", encoding="utf-8") as f:
         f.write("baseline = no-unused.json\nno-new-untested = yes\n")

@@ -24,6 +24,9 @@ struct TestedPath {
   uint64_t count = 0;
   std::set<std::string> tests; // names from PATHCOV_TEST
 };
+inline bool operator==(const TestedPath &a, const TestedPath &b) {
+  return a.count == b.count && a.tests == b.tests;
+}
 
 struct CorpusFunction {
   FunctionMetadata metadata;
