@@ -1,15 +1,27 @@
 // k-iteration path profiling: the k-slab forest the runtime keeps (built
 // here by the reference KSlabBuilder), the checks a profile's forest must
 // pass, and the k-IPF the tools make of it, against the thesis chapter's
-// example and against brute-force n-gram counts.
+// example, against brute-force n-gram counts, and against random
+// executions of random CFGs instrumented as the plugin instruments them.
 #include "pathcov/core/KPaths.h"
+
+#include "RandomCfg.h"
+
+#include "pathcov/core/Checked.h"
+#include "pathcov/core/Dag.h"
+#include "pathcov/core/LoopTransitions.h"
+#include "pathcov/core/Paths.h"
 
 #include <gtest/gtest.h>
 
+#include <iostream>
 #include <numeric>
 #include <random>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <tuple>
+#include <utility>
 
 namespace pathcov {
 namespace {
@@ -273,6 +285,215 @@ TEST(KPathsTest, RefusesMalformedForests) {
   EXPECT_EQ(checkKSlabForest(nodes, 3, UINT64_MAX),
             "nodes[0]: path 18446744073709551615 is not in paths "
             "(18446744073709551615 of them)");
+}
+
+// Random CFGs, random executions. Each graph (RandomCfg.h, loops and
+// parallel edges; every other graph also with abnormal and fake edges, dead
+// ends and unreachable blocks) is numbered by numberBallLarus, with a small
+// path limit now and then so that some blocks are cut. Then a few calls
+// walk it from ENTRY along random ordinary successors (InDag, BackEdge and
+// Cut edges; abnormal and fake edges are never taken) with the Ball-Larus
+// register kept as the plugin's code keeps it (Instrumenter.cc): 0 at
+// ENTRY, plus Val(e) on each DAG edge; at a back edge or a cut edge v->w
+// the path ends at v (plus Val of v's PathEnd dummy) and the next starts at
+// w with Val of w's PathStart dummy; at EXIT the path ends. The stream of
+// ids has a kStreamStart at each call's start and after each cut (a cut
+// breaks the sequence), none after a back edge (the next iteration goes
+// on). A call that is still running after its step budget, or reaches a
+// block with no ordinary successor, is interrupted: its current path is
+// dropped, as the runtime drops an interrupted path. Then:
+//  1. each emitted id regenerates to exactly the DAG edges (and blocks)
+//     the walk took for it: the simulation is the instrumentation's;
+//  2. makeKIpf of the KSlabBuilder's k-SF is countNGrams of the stream for
+//     k = 2..4, and one 4-SF holds the IPFs of every j <= 4;
+//  3. in every window of the k-IPF, each two ids in a row (a, b) are a
+//     path a ending at a block v (its PathEnd dummy) and a path b starting
+//     at a block h != ENTRY (its PathStart dummy) with a CFG back edge v->h:
+//     windows only join paths across back edges. The 2-windows are the
+//     back-edge crossings the walks made, with their counts, and
+//     loopTransitions puts every one of them in a loop;
+//  4. level 1 of the k-IPF counts how often each id was emitted.
+TEST(KPathsTest, RandomExecutionsOfRandomCfgs) {
+  using test::describeCfg;
+  using test::randomCfg;
+  using test::RandomCfgOptions;
+  std::map<std::string, uint64_t> stats;
+  for (uint64_t seed = 1; seed <= 1000; ++seed) {
+    std::mt19937_64 random(seed);
+    const auto below = [&](uint64_t n) {
+      return std::uniform_int_distribution<uint64_t>(0, n - 1)(random);
+    };
+    RandomCfgOptions options;
+    options.irregular = seed % 2 ? 0.0 : 1.0;
+    const Cfg cfg = randomCfg(random, options);
+
+    // A quarter of the graphs are numbered under a small path limit, which
+    // cuts blocks (when the limit cannot be met at all, the default one).
+    static constexpr uint64_t kSmallLimits[] = {6, 15, 40, 100};
+    uint64_t limit = kDefaultPathLimit;
+    if (below(4) == 0)
+      limit = kSmallLimits[below(4)];
+    NumberedDag numbered;
+    try {
+      numbered = numberBallLarus(cfg, limit);
+    } catch (const NumberingOverflow &) {
+      ++stats["limit_unmet"];
+      limit = kDefaultPathLimit;
+      numbered = numberBallLarus(cfg, limit);
+    }
+    const Dag &dag = numbered.dag;
+    const BallLarusNumbering &bl = numbered.ballLarus;
+    SCOPED_TRACE("seed " + std::to_string(seed) + ", path limit " +
+                 std::to_string(limit) + ", " +
+                 std::to_string(dag.cuts.size()) + " cuts, graph " +
+                 describeCfg(cfg));
+    ++stats["graphs"];
+    if (!dag.cuts.empty())
+      ++stats["graphs_cut"];
+
+    // The back edges v->h, as (v, h).
+    std::set<std::pair<BlockId, BlockId>> backEdges;
+    for (EdgeId id = 0; id < cfg.edges().size(); ++id)
+      if (dag.cfgEdgeRole[id] == CfgEdgeRole::BackEdge)
+        backEdges.emplace(cfg.edge(id).src, cfg.edge(id).dst);
+
+    std::vector<uint64_t> stream;
+    std::map<uint64_t, uint64_t> emitted; // id -> times
+    Counts crossings; // {a, b} -> times path b followed a over a back edge
+    const unsigned calls = 1 + static_cast<unsigned>(below(6));
+    for (unsigned call = 0; call < calls; ++call) {
+      ++stats["calls"];
+      stream.push_back(kStreamStart);
+      const uint64_t maxSteps = 5 + below(150);
+      BlockId b = cfg.entry();
+      uint64_t reg = 0;
+      std::vector<DagEdgeId> edges;     // the current path's DAG edges
+      std::vector<BlockId> blocks{b};   // and blocks, as pathBlocks has them
+      uint64_t joinFrom = kStreamStart; // the path before a back edge
+      const auto emit = [&] {
+        ASSERT_LT(reg, bl.totalPaths);
+        ASSERT_EQ(regeneratePath(dag, bl, reg), edges) << "id " << reg;
+        ASSERT_EQ(pathBlocks(dag, edges), blocks) << "id " << reg;
+        stream.push_back(reg);
+        ++emitted[reg];
+        if (joinFrom != kStreamStart)
+          ++crossings[{joinFrom, reg}];
+        joinFrom = kStreamStart;
+      };
+      for (uint64_t step = 0;; ++step) {
+        if (b == cfg.exit()) {
+          emit();
+          ++stats["returns"];
+          break;
+        }
+        std::vector<EdgeId> ordinary;
+        for (EdgeId id : cfg.succs(b)) {
+          const CfgEdgeRole role = dag.cfgEdgeRole[id];
+          if (role == CfgEdgeRole::InDag || role == CfgEdgeRole::BackEdge ||
+              role == CfgEdgeRole::Cut)
+            ordinary.push_back(id);
+        }
+        if (ordinary.empty() || step == maxSteps) {
+          ++stats["interrupted"];
+          break; // the current path is dropped, its sequence with it
+        }
+        const EdgeId id = ordinary[below(ordinary.size())];
+        const BlockId to = cfg.edge(id).dst;
+        const CfgEdgeRole role = dag.cfgEdgeRole[id];
+        if (role == CfgEdgeRole::InDag) {
+          const DagEdgeId e = dag.dagEdgeOfCfgEdge[id];
+          ASSERT_NE(e, kNoId);
+          reg += bl.value[e];
+          edges.push_back(e);
+          blocks.push_back(to);
+        } else {
+          ASSERT_NE(dag.pathEnd[b], kNoId) << "block " << b;
+          ASSERT_NE(dag.pathStart[to], kNoId) << "block " << to;
+          reg += bl.value[dag.pathEnd[b]];
+          edges.push_back(dag.pathEnd[b]);
+          emit();
+          if (::testing::Test::HasFatalFailure())
+            return;
+          if (role == CfgEdgeRole::Cut) {
+            ++stats["cut_edges_taken"];
+            stream.push_back(kStreamStart);
+          } else {
+            ++stats["back_edges_taken"];
+            joinFrom = stream.back();
+          }
+          reg = bl.value[dag.pathStart[to]];
+          edges.assign(1, dag.pathStart[to]);
+          blocks.assign(1, to);
+        }
+        b = to;
+      }
+      if (::testing::Test::HasFatalFailure())
+        return;
+    }
+    Counts level1;
+    for (const auto &[id, times] : emitted) {
+      level1[{id}] = times;
+      stats["ids"] += times;
+    }
+    const std::vector<KSlabNode> forest4 = buildKSlabForest(stream, 4);
+    for (unsigned k = 2; k <= 4; ++k) {
+      SCOPED_TRACE("k = " + std::to_string(k));
+      const std::vector<KSlabNode> nodes =
+          k == 4 ? forest4 : buildKSlabForest(stream, k);
+      ASSERT_EQ(checkKSlabForest(nodes, k, bl.totalPaths), "");
+      const Counts ipf = makeKIpf(nodes, k);
+      ASSERT_EQ(ipf, countNGrams(stream, k));
+      EXPECT_EQ(makeKIpf(forest4, k), ipf);
+
+      Counts ipfLevel1, windows; // the IPF's levels 1 and 2
+      for (const auto &[window, count] : ipf) {
+        if (window.size() == 1)
+          ipfLevel1[window] = count;
+        if (window.size() == 2)
+          windows[window] = count;
+        if (window.size() == 4)
+          ++stats["4_windows"];
+        for (size_t i = 1; i < window.size(); ++i) {
+          const PathEnds a = pathEnds(dag, bl, window[i - 1]);
+          const PathEnds b = pathEnds(dag, bl, window[i]);
+          ASSERT_NE(a.end, kNoId) << "path " << window[i - 1] << " returns";
+          ASSERT_NE(b.start, kNoId)
+              << "path " << window[i] << " starts at ENTRY";
+          EXPECT_NE(b.start, cfg.entry());
+          EXPECT_TRUE(backEdges.count({a.end, b.start}))
+              << "paths " << window[i - 1] << ", " << window[i]
+              << ": no back edge " << a.end << "->" << b.start;
+        }
+      }
+      EXPECT_EQ(ipfLevel1, level1);
+      EXPECT_EQ(windows, crossings);
+    }
+    std::vector<PathPair> pairs;
+    for (const auto &[pair, count] : crossings)
+      pairs.emplace_back(pair[0], pair[1]);
+    const TransitionCoverage coverage = loopTransitions(cfg, numbered, pairs);
+    EXPECT_TRUE(coverage.other.empty());
+    size_t tested = 0;
+    for (const LoopCoverage &loop : coverage.loops) {
+      tested += loop.tested.size();
+      for (const PathPair &pair : loop.tested)
+        EXPECT_EQ(pathEnds(dag, bl, pair.second).start, loop.loop.header);
+    }
+    EXPECT_EQ(tested, pairs.size());
+    stats["2_windows"] += pairs.size();
+    if (::testing::Test::HasFailure())
+      return; // one failing graph is enough to read
+  }
+  std::cout << "[  stats   ] KPathsTest.RandomExecutionsOfRandomCfgs:";
+  for (const auto &[what, n] : stats)
+    std::cout << ' ' << what << '=' << n;
+  std::cout << std::endl;
+  // The walks did what the test is about.
+  EXPECT_GT(stats["back_edges_taken"], 0u);
+  EXPECT_GT(stats["cut_edges_taken"], 0u);
+  EXPECT_GT(stats["interrupted"], 0u);
+  EXPECT_GT(stats["returns"], 0u);
+  EXPECT_GT(stats["4_windows"], 0u);
 }
 
 } // namespace
