@@ -39,7 +39,7 @@ constexpr int kHistoryMaskOffset = 8;
 constexpr int kHistoryRingOffset = 64;
 // Record mode, k=N (the largest k is the core's kKPathMax): struct
 // pathcov_kpaths's words (k, fn, then the runtime's three); an
-// activation's state words, the first the sequence's length so far.
+// activation's state words, the first 0 at a sequence's start.
 constexpr int kKPathsWords = 5;
 constexpr int kKPathStateWords = 3;
 

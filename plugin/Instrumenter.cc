@@ -72,7 +72,7 @@ public:
   }
 
   // k=N: the next path starts a sequence of its own (abi.h: the state's
-  // first word is the sequence's length so far).
+  // first word 0).
   void breakSequence() {
     if (!kState_)
       return;

@@ -221,8 +221,8 @@ struct pathcov_kpaths {
  * tau and beta), the runtime's. */
 #define PATHCOV_KPATH_STATE_WORDS 3
 
-/* Record mode, k=N: path `id` of kp's function ended; it extends the
- * activation's sequence in `state`. Called after the path's count. */
+/* Record mode, k=N: path `id` of kp's function ended (it is counted as
+ * well); it extends the activation's sequence in `state`. */
 void __pathcov_kpath(struct pathcov_kpaths *kp, uint64_t *state, uint64_t id);
 
 /* Residual mode, PATHCOV_FN_SORTED: count `id` if it is a tested path

@@ -2,7 +2,8 @@
  * through another function, back to a label of the function that holds
  * it. The goto abandons the holder's path that made the call (and the
  * callers' paths in between), as a longjmp would: the label counts a
- * resume (TRACE_RESUMED), the abandoned paths are not counted. */
+ * resume (TRACE_RESUMED), the abandoned paths are not counted, and with
+ * k=N no window spans the landing. */
 #include "trace.h"
 
 static int run(int (*step)(int), int n) {
@@ -29,6 +30,12 @@ static int find(int wanted) {
     }
     TRACE_LEAVE();
     return i;
+  }
+  /* Paths that end before the goto leaves: with k=N the landing must not
+   * join them (a nonlocal goto breaks the sequence). */
+  for (int j = 0; j < 2; ++j) {
+    T('p');
+    TRACE_LOOP();
   }
   T('f');
   int sum = run(step, 6);
