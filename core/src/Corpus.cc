@@ -130,6 +130,17 @@ void addKPaths(CorpusFunction &f, unsigned k,
   }
 }
 
+TransitionCoverage loopTransitionsOf(const CorpusFunction &f,
+                                     const NumberedDag &numbered) {
+  if (f.metadata.k < 2)
+    return {};
+  std::vector<PathPair> windows;
+  for (const auto &window : f.kPaths)
+    if (window.first.size() == 2)
+      windows.emplace_back(window.first[0], window.first[1]);
+  return loopTransitions(*f.metadata.cfg, numbered, windows);
+}
+
 void addKPathsJson(nlohmann::json &j, const CorpusFunction &f) {
   if (f.metadata.k <= 1)
     return;

@@ -80,9 +80,6 @@ TransitionCoverage loopTransitions(const Cfg &cfg, const NumberedDag &numbered,
   std::vector<size_t> loopOfHeader(dag.numNodes(), SIZE_MAX);
   for (Loop &loop : findLoops(cfg, dag, bl)) {
     loopOfHeader[loop.header] = coverage.loops.size();
-    coverage.transitions = saturatingAdd(coverage.transitions, loop.transitions,
-                                         coverage.saturated);
-    coverage.saturated = coverage.saturated || loop.saturated;
     coverage.loops.push_back({std::move(loop), {}});
   }
   // Each path's ends once: windows share their paths.

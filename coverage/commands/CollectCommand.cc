@@ -40,22 +40,31 @@ std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
   }, "");
 }
 
+// The metadata of a function the profile names, from its module's.
+const FunctionMetadata &metadataOf(const Profile &profile,
+                                   const std::vector<FunctionMetadata> &functions,
+                                   const std::string &identity,
+                                   const std::string &checksum) {
+  const auto known = std::find_if(
+      functions.begin(), functions.end(), [&](const FunctionMetadata &f) {
+        return f.identity == identity && f.checksum == checksum;
+      });
+  if (known == functions.end())
+    throw InputError(profile.file + ": function " + identity + " (checksum " +
+                     checksum + ") is not in " + profile.module);
+  return *known;
+}
+
 void addProfile(const Profile &profile,
                 const std::vector<FunctionMetadata> &functions, Corpus &corpus) {
   for (const ProfileFunction &pf : profile.functions) {
-    const auto known = std::find_if(
-        functions.begin(), functions.end(), [&](const FunctionMetadata &f) {
-          return f.identity == pf.identity && f.checksum == pf.checksum;
-        });
-    if (known == functions.end())
-      throw InputError(profile.file + ": function " + pf.identity +
-                       " (checksum " + pf.checksum + ") is not in " +
-                       profile.module);
-    if (known->numPaths != pf.numPaths)
+    const FunctionMetadata &known =
+        metadataOf(profile, functions, pf.identity, pf.checksum);
+    if (known.numPaths != pf.numPaths)
       throw InputError(profile.file + ": function " + pf.identity + " has " +
                        std::to_string(pf.numPaths) + " paths, its metadata " +
-                       std::to_string(known->numPaths));
-    CorpusFunction &f = corpus.functions.at(keyOf(*known));
+                       std::to_string(known.numPaths));
+    CorpusFunction &f = corpus.functions.at(keyOf(known));
     f.calls += pf.calls;
     f.resumes += pf.resumes;
     f.invalidIds += pf.invalidIds;
@@ -70,10 +79,8 @@ void addProfile(const Profile &profile,
   // Each forest as its k-IPF (KPaths.h): every window of 2..k paths; the
   // single paths are the counts above.
   for (const ProfileKPaths &kp : profile.kPaths) {
-    const auto known = std::find_if(
-        functions.begin(), functions.end(), [&](const FunctionMetadata &f) {
-          return f.identity == kp.identity && f.checksum == kp.checksum;
-        });
+    const FunctionMetadata &known =
+        metadataOf(profile, functions, kp.identity, kp.checksum);
     std::map<std::vector<uint64_t>, TestedPath> windows;
     for (const auto &[ids, count] : makeKIpf(kp.slab, kp.k)) {
       if (ids.size() < 2)
@@ -83,7 +90,7 @@ void addProfile(const Profile &profile,
       if (!profile.test.empty())
         window.tests.insert(profile.test);
     }
-    addKPaths(corpus.functions.at(keyOf(*known)), kp.k, windows, kp.dropped,
+    addKPaths(corpus.functions.at(keyOf(known)), kp.k, windows, kp.dropped,
               profile.file);
   }
 }

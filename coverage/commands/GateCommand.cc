@@ -322,16 +322,8 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     if (f.metadata.k < 2)
       continue;
     ++r.kFunctions;
-    std::vector<PathPair> windows;
-    for (const auto &window : f.kPaths)
-      if (window.first.size() == 2)
-        windows.emplace_back(window.first[0], window.first[1]);
-    TransitionCoverage c;
-    try {
-      c = loopTransitions(*f.metadata.cfg, f.metadata.number(), windows);
-    } catch (const std::out_of_range &e) { // ids are checked when read
-      throw InputError(f.metadata.identity + ": " + e.what());
-    }
+    // (Its windows' ids were checked when the corpus was read.)
+    TransitionCoverage c = loopTransitionsOf(f, f.metadata.number());
     for (LoopCoverage &loop : c.loops) {
       LoopStats l{&f, std::move(loop.loop), loop.tested.size(), false};
       l.inBound = !l.loop.saturated && l.loop.transitions <= o.pathBound;

@@ -58,19 +58,6 @@ std::string fraction(uint64_t part, uint64_t whole) {
   return std::to_string(part) + "/" + std::to_string(whole);
 }
 
-// A function's loops and the 2-iteration transitions its k-paths ran
-// (LoopTransitions.h; docs/gate.md, "Loop transitions"); none for k 1.
-TransitionCoverage transitionsOf(const FunctionProjection &p) {
-  const CorpusFunction &f = *p.function;
-  if (f.metadata.k < 2)
-    return {};
-  std::vector<PathPair> windows;
-  for (const auto &window : f.kPaths)
-    if (window.first.size() == 2)
-      windows.emplace_back(window.first[0], window.first[1]);
-  return loopTransitions(*f.metadata.cfg, p.numbered, windows);
-}
-
 std::string transitionsText(const Loop &loop) {
   return loop.saturated ? "more than 2^64" : std::to_string(loop.transitions);
 }
@@ -373,7 +360,7 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
     if (f.function->metadata.k < 2)
       continue;
     ++kFunctions;
-    for (const LoopCoverage &loop : transitionsOf(f).loops)
+    for (const LoopCoverage &loop : loopTransitionsOf(*f.function, f.numbered).loops)
       if (loop.loop.saturated || loop.loop.transitions > kPathBound) {
         ++loopsAbove;
       } else {
@@ -492,7 +479,7 @@ std::string loopsSection(const FunctionView &v) {
   const FunctionMetadata &m = f.metadata;
   if (f.metadata.k < 2)
     return "";
-  const TransitionCoverage c = transitionsOf(*v.projection);
+  const TransitionCoverage c = loopTransitionsOf(*v.projection->function, v.projection->numbered);
   if (c.loops.empty())
     return "";
   std::ostringstream out;

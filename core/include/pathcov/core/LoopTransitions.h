@@ -82,8 +82,6 @@ struct LoopCoverage {
 struct TransitionCoverage {
   std::vector<LoopCoverage> loops; // as findLoops
   std::vector<PathPair> other;     // windows that are no loop's transition
-  uint64_t transitions = 0;        // sum over the loops, saturating
-  bool saturated = false;          // the sum is more than 2^64 - 1
 };
 
 // Sorts the 2-windows `windows` (pairs of path ids, each once) of the

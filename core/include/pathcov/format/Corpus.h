@@ -3,6 +3,7 @@
 #pragma once
 
 #include "pathcov/core/Fnv1a.h"
+#include "pathcov/core/LoopTransitions.h"
 #include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/format/JsonFields.h"
 
@@ -199,6 +200,11 @@ uint64_t interruptedPaths(const FunctionMetadata &f, const NumberedDag &numbered
 // A function's counts as the corpus and `pathcov show` write them (calls,
 // resumes, interrupted, invalid_ids, dropped), into the object j.
 void addFunctionCounts(nlohmann::json &j, const CorpusFunction &f);
+// f's loops and the transitions its 2-windows ran (LoopTransitions.h;
+// `numbered` is f's numbering); no loop for a function built with k 1.
+TransitionCoverage loopTransitionsOf(const CorpusFunction &f,
+                                     const NumberedDag &numbered);
+
 // "k_dropped", "k_paths" when f was built with k above 1 (its metadata
 // gives "k").
 void addKPathsJson(nlohmann::json &j, const CorpusFunction &f);
