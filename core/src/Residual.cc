@@ -149,11 +149,22 @@ ResidualPlan everyPathResidual(const NumberedDag &numbered,
   return plan;
 }
 
+// Whether a path starting with DAG edge `first` starts at the function's
+// entry, rather than where an earlier path of the same call ended (a loop
+// header, a cut's target, a block entered abnormally).
+bool startsAtEntry(const Dag &dag, DagEdgeId first) {
+  return dag.edges[first].role == DagEdgeRole::Cfg;
+}
+
 // What one regeneration of each tested path (Ball-Larus section 3.5) tells
 // the plan: per tested path, the edge it ends with (the checks); per DAG
-// edge, how often the tests ran it (the chords; empty without counts).
+// edge, how many tested paths take it, how many of those do not start at
+// the function's entry, and how often the tests ran it (the chords; empty
+// without counts).
 struct TestedEdges {
   std::vector<DagEdgeId> endOf;
+  std::vector<uint64_t> paths;
+  std::vector<uint64_t> innerPaths;
   std::vector<uint64_t> runs;
 };
 
@@ -164,12 +175,19 @@ TestedEdges walkTestedPaths(const NumberedDag &numbered,
   const Dag &dag = numbered.dag;
   TestedEdges edges;
   edges.endOf.reserve(tested.size());
+  edges.paths.assign(dag.edges.size(), 0);
+  edges.innerPaths.assign(dag.edges.size(), 0);
   if (!counts.empty())
     edges.runs.assign(dag.edges.size(), 0);
   for (size_t i = 0; i < tested.size(); ++i) {
     const std::vector<DagEdgeId> path =
         regeneratePath(dag, numbered.ballLarus, tested[i]);
     edges.endOf.push_back(path.back());
+    const bool inner = !startsAtEntry(dag, path.front());
+    for (DagEdgeId e : path) {
+      ++edges.paths[e];
+      edges.innerPaths[e] += inner;
+    }
     if (!counts.empty())
       for (DagEdgeId e : path)
         edges.runs[e] = saturatingAdd(edges.runs[e], counts[i]);
@@ -177,24 +195,52 @@ TestedEdges walkTestedPaths(const NumberedDag &numbered,
   return edges;
 }
 
-// A path end needs a check unless every path ending there was tested: the
-// paths ending with v->EXIT are the paths from ENTRY to v. `endOf`: each
-// tested path's end (distinct paths).
-void markCheckedEnds(const Dag &dag, const std::vector<DagEdgeId> &endOf,
-                     ResidualPlan &plan) {
-  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
-  for (DagEdgeId e : endOf)
-    ++testedEnding[e];
-  std::vector<uint64_t> pathsInto(dag.numNodes(), 0);
-  pathsInto[dag.entry] = 1;
+// Per block, the paths from ENTRY to it (saturating); with `inner`, only
+// those that do not start at the function's entry.
+std::vector<uint64_t> pathsInto(const Dag &dag, bool inner) {
+  std::vector<uint64_t> into(dag.numNodes(), 0);
+  into[dag.entry] = 1;
   const std::vector<BlockId> order = dag.reverseTopologicalOrder();
   for (auto v = order.rbegin(); v != order.rend(); ++v)
     for (DagEdgeId e : dag.out[*v])
-      pathsInto[dag.edges[e].dst] =
-          saturatingAdd(pathsInto[dag.edges[e].dst], pathsInto[*v]);
+      if (!inner || *v != dag.entry || !startsAtEntry(dag, e))
+        into[dag.edges[e].dst] = saturatingAdd(into[dag.edges[e].dst], into[*v]);
+  return into;
+}
+
+// Per DAG edge u->v: whether every path through it (of those `into`
+// counts) was tested: as many of `tested` take it as there are paths
+// into u times paths from v to EXIT.
+std::vector<bool> everyPathThroughTested(const NumberedDag &numbered,
+                                         const std::vector<uint64_t> &into,
+                                         const std::vector<uint64_t> &tested) {
+  const Dag &dag = numbered.dag;
+  std::vector<bool> every(dag.edges.size(), false);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
+    const uint64_t through = saturatingMul(
+        into[dag.edges[e].src], numbered.ballLarus.numPaths[dag.edges[e].dst]);
+    every[e] = through != 0 && tested[e] == through;
+  }
+  return every;
+}
+
+// A path end needs a check unless every path ending there was tested: the
+// paths ending with v->EXIT are the paths from ENTRY to v. An edge u->v
+// has every path through it tested when as many tested paths take it as
+// there are paths from ENTRY to u times paths from v to EXIT.
+void markCheckedEnds(const NumberedDag &numbered, const TestedEdges &edges,
+                     ResidualPlan &plan) {
+  const Dag &dag = numbered.dag;
+  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
+  for (DagEdgeId e : edges.endOf)
+    ++testedEnding[e];
+  const std::vector<uint64_t> into = pathsInto(dag, false);
   markEnds(dag, plan, [&](DagEdgeId e) {
-    return testedEnding[e] < pathsInto[dag.edges[e].src];
+    return testedEnding[e] < into[dag.edges[e].src];
   });
+  plan.everyPathTested = everyPathThroughTested(numbered, into, edges.paths);
+  plan.everyInnerPathTested = everyPathThroughTested(
+      numbered, pathsInto(dag, true), edges.innerPaths);
 }
 
 } // namespace
@@ -260,7 +306,7 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
   if (limits.countTested)
     markEveryEnd(numbered.dag, plan);
   else
-    markCheckedEnds(numbered.dag, edges.endOf, plan);
+    markCheckedEnds(numbered, edges, plan);
   // Only the tested paths that end with a checked end are ever looked up:
   // the tables (and PPP's interval) hold those alone.
   std::vector<uint64_t> probed;

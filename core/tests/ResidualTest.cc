@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <random>
 
 using namespace pathcov;
@@ -95,6 +96,24 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     return false;
   }
   return false;
+}
+
+struct NumberedCfg {
+  Cfg cfg;
+  NumberedDag numbered;
+};
+
+// A random graph numbered with a small path limit, so that some are cut;
+// none when the limit is too small for it (the plugin would leave such a
+// function alone).
+std::optional<NumberedCfg> randomNumberedCfg(std::mt19937_64 &rng) {
+  Cfg cfg = randomCfg(rng);
+  try {
+    NumberedDag numbered = numberBallLarus(cfg, 2 + rng() % 400);
+    return NumberedCfg{std::move(cfg), std::move(numbered)};
+  } catch (const NumberingOverflow &) {
+    return std::nullopt;
+  }
 }
 
 } // namespace
@@ -383,15 +402,11 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
   unsigned hashedByChoices[kMaxHashChoices + 1] = {};
   for (uint64_t seed = 9000000; graphs < 1500; ++seed) {
     std::mt19937_64 rng(seed);
-    const Cfg cfg = randomCfg(rng);
-    // Small limits: cut graphs too. A limit too small for the graph is
-    // refused (the plugin would leave the function alone).
-    NumberedDag numbered;
-    try {
-      numbered = numberBallLarus(cfg, 2 + rng() % 400);
-    } catch (const NumberingOverflow &) {
+    const std::optional<NumberedCfg> random = randomNumberedCfg(rng);
+    if (!random)
       continue;
-    }
+    const Cfg &cfg = random->cfg;
+    const NumberedDag &numbered = random->numbered;
     const uint64_t n = numbered.ballLarus.totalPaths;
     ++graphs;
     // Some functions fully tested (complete), most a third.
@@ -440,6 +455,83 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
   std::printf(" %u residual paths checked\n", residualPaths);
   EXPECT_GT(hashedByChoices[2], 20u);
   EXPECT_GT(hashedByChoices[3], 20u);
+}
+
+// A route into a path end needs no check of its own when it enters by an
+// edge every path through which was tested (the plugin's path ends on a
+// block's entries), and none in a peeled loop's later iterations when
+// every path through it that does not start at the function's entry was.
+// Random graphs and tested sets against brute force: an edge is marked
+// exactly when no untested path (of those) takes it, and some path does;
+// neither is computed when the tested paths are counted (their counts need
+// every check).
+TEST(Residual, EdgesWhosePathsWereAllTestedAreExactlyThoseNoUntestedPathTakes) {
+  unsigned graphs = 0, marked = 0, unmarked = 0, innerOnly = 0;
+  for (uint64_t seed = 9100000; graphs < 1000; ++seed) {
+    std::mt19937_64 rng(seed);
+    const std::optional<NumberedCfg> random = randomNumberedCfg(rng);
+    if (!random)
+      continue;
+    const Cfg &cfg = random->cfg;
+    const NumberedDag &numbered = random->numbered;
+    const Dag &dag = numbered.dag;
+    const uint64_t n = numbered.ballLarus.totalPaths;
+    ++graphs;
+    // Mostly tested, so that many edges have every path tested.
+    std::vector<uint64_t> tested;
+    for (uint64_t id = 0; id < n; ++id)
+      if (rng() % 5 != 0)
+        tested.push_back(id);
+    const bool countTested = rng() % 8 == 0;
+    const ResidualPlan plan =
+        planResidual(numbered, cfg.checksum(), hex64(cfg.checksum()), tested,
+                     {64, 16, 0, countTested});
+    // Per DAG edge, for all paths and for those not starting at the
+    // function's entry (a CFG edge out of ENTRY): taken by one, by an
+    // untested one.
+    std::vector<bool> taken[2], takenUntested[2];
+    for (int inner = 0; inner < 2; ++inner) {
+      taken[inner].assign(dag.edges.size(), false);
+      takenUntested[inner].assign(dag.edges.size(), false);
+    }
+    for (uint64_t id = 0; id < n; ++id) {
+      const bool isTested = std::binary_search(tested.begin(), tested.end(), id);
+      const std::vector<DagEdgeId> path =
+          regeneratePath(dag, numbered.ballLarus, id);
+      const bool inner = dag.edges[path.front()].role != DagEdgeRole::Cfg;
+      for (int which = 0; which <= int(inner); ++which)
+        for (DagEdgeId e : path) {
+          taken[which][e] = true;
+          if (!isTested)
+            takenUntested[which][e] = true;
+        }
+    }
+    if (tested.empty() || countTested) {
+      EXPECT_TRUE(plan.everyPathTested.empty()) << "seed " << seed;
+      EXPECT_TRUE(plan.everyInnerPathTested.empty()) << "seed " << seed;
+      continue;
+    }
+    ASSERT_EQ(plan.everyPathTested.size(), dag.edges.size());
+    ASSERT_EQ(plan.everyInnerPathTested.size(), dag.edges.size());
+    for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
+      const bool every = taken[0][e] && !takenUntested[0][e];
+      const bool everyInner = taken[1][e] && !takenUntested[1][e];
+      ASSERT_EQ(plan.everyPathTested[e], every)
+          << "seed " << seed << ", DAG edge " << e
+          << "\n  graph: " << describeCfg(cfg);
+      ASSERT_EQ(plan.everyInnerPathTested[e], everyInner)
+          << "seed " << seed << ", DAG edge " << e << " (paths not from entry)"
+          << "\n  graph: " << describeCfg(cfg);
+      ++(every ? marked : unmarked);
+      innerOnly += everyInner && !every;
+    }
+  }
+  std::printf("[  stats   ] %u graphs: %u edges with every path tested, %u not, "
+              "%u with every path not from the entry tested but not all\n",
+              graphs, marked, unmarked, innerOnly);
+  EXPECT_GT(marked, 1000u);
+  EXPECT_GT(unmarked, 1000u);
+  EXPECT_GT(innerOnly, 100u);
 }
 
 // Ball-Larus Figure 10 (a loop B..E, back edge E->B) with the compiler's

@@ -63,6 +63,12 @@ inline uint64_t saturatingAdd(uint64_t a, uint64_t b) {
   return saturatingAdd(a, b, saturated);
 }
 
+// Multiplication that sticks at UINT64_MAX, likewise.
+inline uint64_t saturatingMul(uint64_t a, uint64_t b) {
+  uint64_t r;
+  return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 // The smallest power of two at least `n` (1 for 0), or 0 when it does not
 // fit in 64 bits: table and slot sizes that an AND can index.
 inline uint64_t powerOfTwoAtLeast(uint64_t n) {

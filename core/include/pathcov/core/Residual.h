@@ -128,6 +128,18 @@ struct ResidualPlan {
   // tested paths reach needs no code at all.
   std::vector<bool> checkedEnd;
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
+  // Per DAG edge: every path through it was tested (empty for untested
+  // and stale functions, and with countTested, whose counts need every
+  // check). A route into a path end
+  // that enters by such an edge needs no check of its own: the plugin ends
+  // a path on the entries of a block that leads only to its end, and
+  // checks only the entries that untested paths take (Instrumenter.cc,
+  // pathEndsOnEntries).
+  std::vector<bool> everyPathTested;
+  // The same for the paths that do not start at the function's entry, the
+  // only ones a peeled loop's later iterations run: a check there on a
+  // route that enters by such an edge can go (Plugin.cc, after peeling).
+  std::vector<bool> everyInnerPathTested;
   // Bytemap and hashed tables with the tests' counts: the blocks that
   // start paths (loop headers, for the plugin) whose loops the tests
   // iterated at least peelIterations times per entry. With the first
