@@ -900,9 +900,9 @@ def write_doc(results, args, paths, out):
             A(f"| units compiled | {sa['units']} | {sb['units']} |")
             for g, title in (("functions", "functions per table policy"),
                              ("ppp_delta", "PPP delta (functions whose tested paths ending with a check, fewer than table-limit, PPP numbered)"),
-                             ("path_ends", "path ends"),
+                             ("path_ends", "path ends (tested routes: routes into a checked one that need no check)"),
                              ("seen_slots", "seen slots (first sighting only)"),
-                             ("peeled", "loops peeled (first iteration; GCC's size estimate)"),
+                             ("peeled", "loops peeled (first iteration; GCC's size estimate; tested routes: checks left out of the later iterations)"),
                              ("threaded", "routes given a copy of the blocks before a check (statements copied)")):
                 if sa[g] or sb[g]:
                     A(f"| {title} | {pstats.describe(g, sa[g])} | {pstats.describe(g, sb[g])} |")

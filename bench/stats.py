@@ -1,8 +1,8 @@
 """Residual mode's compile-time statistics: -fplugin-arg-pathcov-stats=FILE
 appends one JSON object per translation unit: {"unit": ..., "functions":
 {POLICY: n, ...}, "ppp_delta": {BUCKET: n}, "path_ends": {"checked": n,
-"unchecked": n}, "seen_slots": {"functions": n, "bytes": n}, "peeled": {"loops":
-n, "insns": n}, "threaded": {"routes": n, "stmts": n}}. The sums over
+"unchecked": n, "tested_routes": n}, "seen_slots": {"functions": n, "bytes": n}, "peeled": {"loops":
+n, "insns": n, "tested_routes": n}, "threaded": {"routes": n, "stmts": n}}. The sums over
 the package's own units are used (a configure script's test programs, whose
 sources are gone after the build, are not the package's), a missing key
 counts 0, and policies are whatever keys appear.
@@ -74,9 +74,9 @@ def ordered_keys(d, preferred):
 def describe(group, d):
     """'array 12, sorted 3, ...' in a stable order, generic over the keys present."""
     pref = {"functions": ["bytemap", "array", "hashed", "sorted", "untested", "stale", "complete"],
-            "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked"],
+            "ppp_delta": DELTA_BUCKETS, "path_ends": ["checked", "unchecked", "tested_routes"],
             "seen_slots": ["functions", "bytes"],
-            "peeled": ["loops", "insns"], "threaded": ["routes", "stmts"]}.get(group, [])
+            "peeled": ["loops", "insns", "tested_routes"], "threaded": ["routes", "stmts"]}.get(group, [])
     keys = ordered_keys(d, pref)
     return ", ".join(f"{k}: {d[k]}" for k in keys) if keys else "-"
 

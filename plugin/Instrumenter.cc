@@ -49,7 +49,18 @@ struct PendingCheck {
   tree tested; // boolean; NULL_TREE: no path is tested, always a miss
   tree id;
   tree count; // the tested path's count, or NULL_TREE
+  bool innerTested; // CheckSite::innerTested
 };
+
+// Whether DAG edge `e` has every path through it tested (`inner`: of those
+// that do not start at the function's entry): a path end on the way in by
+// it needs no check (in a peeled loop's later iterations).
+bool everyPathTested(const FunctionTables &tables, DagEdgeId e,
+                     bool inner = false) {
+  const std::vector<bool> *every =
+      inner ? tables.everyInnerPathTested : tables.everyPathTested;
+  return e != kNoId && every && (*every)[e];
+}
 
 // Builds the statements of one insertion point.
 class CodeBuilder {
@@ -97,48 +108,24 @@ public:
   }
 
   // Ends the path whose ids are the registers plus `offset`, at DAG edge
-  // `end` (into EXIT).
-  void endPath(RegisterIncrement offset, DagEdgeId end) {
-    const bool checked = !tables_.checkedEnd || (*tables_.checkedEnd)[end];
+  // `end` (into EXIT), on the way in by DAG edge `route` (kNoId: at the
+  // end itself). A route every path of which was tested needs no check.
+  // Returns whether the route left out the check its end has elsewhere.
+  bool endPath(RegisterIncrement offset, DagEdgeId end,
+               DagEdgeId route = kNoId) {
+    const bool endChecked = !tables_.checkedEnd || (*tables_.checkedEnd)[end];
+    const DagEdgeId by = route == kNoId ? end : route;
+    const bool checked = endChecked && !everyPathTested(tables_, by);
+    innerTested_ = everyPathTested(tables_, by, true);
     if (!checked && !tables_.history)
-      return;
+      return endChecked;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
     if (tables_.history)
       add(buildHistoryAsm(tables_.descriptor, id));
     if (!checked)
-      return;
-    if (kState_)
-      add(gimple_build_call(kpathDecl(), 3, addressAs(ptr_type_node, tables_.kpaths),
-                            addressAs(build_pointer_type(counterType()), kState_),
-                            id));
-    switch (tables_.pathEnd) {
-    case PathEnd::CountInline:
-      // An id out of range (a pathcov bug) lands in the extra last counter
-      // the runtime reports: branch-free and never out of bounds.
-      increment(element(indexWithin(id)), one());
-      return;
-    case PathEnd::CountHashed:
-      // With seen slots, the slot's test and count, else the call
-      // (insertCheckBranches).
-      if (!tables_.seen)
-        return callRuntime(recordPathDecl(), id);
-      return pending(NULL_TREE, id, NULL_TREE);
-    case PathEnd::LookUp:
-      return callRuntime(residualLookupDecl(), id);
-    case PathEnd::Residual:
-      // Untested, stale: every path is residual. With seen slots, only the
-      // miss's slot test (insertCheckBranches); else the call.
-      if (!tables_.seen)
-        return callRuntime(residualPathDecl(), id);
-      return pending(NULL_TREE, id, NULL_TREE);
-    case PathEnd::CheckBytemap:
-      return checkBytemap(id);
-    case PathEnd::CheckTable:
-      return checkTable(
-          indexWithin(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
-    case PathEnd::CheckHashed:
-      return checkHashed(id);
-    }
+      return endChecked;
+    endCode(offset, id);
+    return false;
   }
 
   void countCall() { increment(descriptorRef(DescriptorField::Calls), one()); }
@@ -190,7 +177,7 @@ public:
       }
       gcond *branch = gimple_build_cond(EQ_EXPR, check.tested, boolean_false_node,
                                         NULL_TREE, NULL_TREE);
-      sites.push_back({branch, check.id});
+      sites.push_back({branch, check.id, check.innerTested});
       basic_block miss = insert_cond_bb(bb, check.last, branch,
                                         profile_probability::very_unlikely());
       insertMiss(miss, nullptr, check.id);
@@ -209,6 +196,43 @@ public:
   }
 
 private:
+  // The path end's code for path `id` (registers plus `offset`): the k
+  // window, then the count, call or check the path end takes.
+  void endCode(RegisterIncrement offset, tree id) {
+    if (kState_)
+      add(gimple_build_call(kpathDecl(), 3, addressAs(ptr_type_node, tables_.kpaths),
+                            addressAs(build_pointer_type(counterType()), kState_),
+                            id));
+    switch (tables_.pathEnd) {
+    case PathEnd::CountInline:
+      // An id out of range (a pathcov bug) lands in the extra last counter
+      // the runtime reports: branch-free and never out of bounds.
+      increment(element(indexWithin(id)), one());
+      return;
+    case PathEnd::CountHashed:
+      // With seen slots, the slot's test and count, else the call
+      // (insertCheckBranches).
+      if (!tables_.seen)
+        return callRuntime(recordPathDecl(), id);
+      return pending(NULL_TREE, id, NULL_TREE);
+    case PathEnd::LookUp:
+      return callRuntime(residualLookupDecl(), id);
+    case PathEnd::Residual:
+      // Untested, stale: every path is residual. With seen slots, only the
+      // miss's slot test (insertCheckBranches); else the call.
+      if (!tables_.seen)
+        return callRuntime(residualPathDecl(), id);
+      return pending(NULL_TREE, id, NULL_TREE);
+    case PathEnd::CheckBytemap:
+      return checkBytemap(id);
+    case PathEnd::CheckTable:
+      return checkTable(
+          indexWithin(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
+    case PathEnd::CheckHashed:
+      return checkHashed(id);
+    }
+  }
+
   // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
   // decides. A masked PPP id out of the interval (an untested path's,
   // negative ones wrapped) reaches a slot whose id is another path's or
@@ -294,7 +318,7 @@ private:
   }
 
   void pending(tree tested, tree id, tree count) {
-    checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count});
+    checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count, innerTested_});
   }
 
   // counters[index + offset]
@@ -389,6 +413,7 @@ private:
   tree kState_ = NULL_TREE; // k=N: the activation's k-slab state
   gimple_seq seq_ = nullptr;
   std::vector<PendingCheck> checks_;
+  bool innerTested_ = false; // the current path end's route's
 };
 
 // Whether a block holds nothing a path end must come after, so that the
@@ -437,8 +462,17 @@ RegisterIncrement wrappingSum(RegisterIncrement a, RegisterIncrement b) {
 // more than a count: a check on each of pcre2's many routes into match()'s
 // return cost more than it folded (residual (a) Ir +4.7%: the function
 // grew, its registers spilled). Record mode's inline count is one
-// instruction: no limit (bzip2's record Ir -3.6% without it).
+// instruction: no limit (bzip2's record Ir -3.6% without it). Only the
+// routes that need a check count: those some untested path takes.
 constexpr unsigned kMaxCheckedEntries = 8;
+
+// A latch's path end goes on the routes in when one needs no check, or
+// when at most this many do, each then with an id of its own that may
+// fold: bzip2 residual (a) 606.7M -> 599.4M Ir with 2 (603.7M with 1, the
+// same with 4 and 8), for 1.2 KB more code; with no limit sqlite's text
+// grew 32 KB and its Ir did not fall.
+constexpr unsigned kMaxLatchChecks = 2;
+
 
 // Per block, its path end where it goes on the edges in (end kNoId: it
 // does not). Each route in then ends its path at its own id, often a
@@ -455,24 +489,36 @@ constexpr unsigned kMaxCheckedEntries = 8;
 //   splitting can still split a function there, and partial inlining
 //   inline its head, as without pathcov (a path end in the block made GCC
 //   give up: sqlite3.c had 74 functions split plain, 0 in record mode).
+// - Residual mode: a loop's latch, and the blocks that lead only to it,
+//   holding no event: each route in is checked only if some untested path
+//   takes it (everyPathTested), so an interpreter's opcodes that the tests
+//   ran every way through end their iteration with no check at all (see
+//   kMaxLatchChecks).
 // Only blocks entered by DAG edges alone.
 std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
                                             const ChordPlacement &chords,
-                                            PathEnd pathEnd) {
+                                            const FunctionTables &tables) {
   const BlockId n = g.cfg.numBlocks();
-  const unsigned maxEntries =
-      pathEnd == PathEnd::CountInline ? UINT_MAX : kMaxCheckedEntries;
+  const bool counting = tables.pathEnd == PathEnd::CountInline;
   std::vector<bool> enteredByDagEdges(n, true);
+  // Per block, the entries a path end there would give code (history=N
+  // records every path, tested or not).
+  std::vector<unsigned> checkedEntries(n, 0);
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdgeRole role = dag.cfgEdgeRole[id];
+    const BlockId dst = g.cfg.edge(id).dst;
     if (role != CfgEdgeRole::InDag && role != CfgEdgeRole::Unreachable)
-      enteredByDagEdges[g.cfg.edge(id).dst] = false;
+      enteredByDagEdges[dst] = false;
+    if (!counting &&
+        (tables.history || !everyPathTested(tables, dag.dagEdgeOfCfgEdge[id])))
+      ++checkedEntries[dst];
   }
   const auto eligible = [&](BlockId b) {
     return dag.reachable[b] && b != g.cfg.entry() && b != g.cfg.exit() &&
            enteredByDagEdges[b];
   };
   std::vector<EntryPathEnd> onEntries(n);
+  std::vector<bool> toLatch(n, false); // a chain to a latch's path end
   for (BlockId b = 0; b < n; ++b) {
     if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::NoNormalSuccessor ||
         dag.pathEnd[b] == kNoId)
@@ -489,22 +535,47 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
   // block of a chain has one DAG edge out, into EXIT or the chain's next.
   for (BlockId b : dag.reverseTopologicalOrder()) {
     if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::None ||
-        dag.pathEnd[b] != kNoId || g.cfg.succs(b).size() != 1)
+        g.cfg.succs(b).size() != 1 || checkedEntries[b] > kMaxCheckedEntries ||
+        !holdsNoEvent(g.blockOf[b]))
       continue;
     const EdgeId out = g.cfg.succs(b).front();
-    if (dag.cfgEdgeRole[out] != CfgEdgeRole::InDag ||
-        EDGE_COUNT(g.blockOf[b]->preds) > maxEntries ||
-        !holdsNoEvent(g.blockOf[b]))
+    if (dag.cfgEdgeRole[out] == CfgEdgeRole::BackEdge && !counting) {
+      onEntries[b] = {dag.pathEnd[b], chords.increment[dag.pathEnd[b]]};
+      toLatch[b] = true;
+      continue;
+    }
+    if (dag.pathEnd[b] != kNoId || dag.cfgEdgeRole[out] != CfgEdgeRole::InDag)
       continue;
     const DagEdgeId edge = dag.dagEdgeOfCfgEdge[out];
     const RegisterIncrement step = chords.increment[edge];
     const BlockId next = g.cfg.edge(out).dst;
     const EntryPathEnd &rest = onEntries[next];
-    if (next == g.cfg.exit())
+    if (next == g.cfg.exit()) {
       onEntries[b] = {edge, step};
-    else if (rest.end != kNoId && g.abnormalRole[next] == AbnormalRole::None)
+    } else if (rest.end != kNoId && g.abnormalRole[next] == AbnormalRole::None) {
       onEntries[b] = {rest.end, wrappingSum(step, rest.offset)};
+      toLatch[b] = toLatch[next];
+    }
   }
+  // A latch's path end stays on its back edge unless a route in needs no
+  // check (one of the entries that would get it, from outside the blocks
+  // that lead to the latch, is tested), or at most kMaxLatchChecks do:
+  // otherwise its one check would become one per entry.
+  std::vector<bool> gains(dag.edges.size(), false); // per latch's end
+  std::vector<unsigned> checks(dag.edges.size(), 0);
+  for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
+    const CfgEdge &e = g.cfg.edge(id);
+    if (!toLatch[e.dst] || onEntries[e.src].end != kNoId)
+      continue;
+    if (!tables.history && everyPathTested(tables, dag.dagEdgeOfCfgEdge[id]))
+      gains[onEntries[e.dst].end] = true;
+    else
+      ++checks[onEntries[e.dst].end];
+  }
+  for (BlockId b = 0; b < n; ++b)
+    if (toLatch[b] && !gains[onEntries[b].end] &&
+        checks[onEntries[b].end] > kMaxLatchChecks)
+      onEntries[b] = {};
   return onEntries;
 }
 
@@ -521,7 +592,7 @@ bool pathsFollowPaths(const GimpleCfg &g, const Dag &dag) {
   return false;
 }
 
-std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
+InstrumentedPaths instrumentPaths(const GimpleCfg &g,
                                        const NumberedDag &numbered,
                                        const ChordPlacement &chords,
                                        const FunctionTables &tables,
@@ -549,7 +620,8 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
   }
 
   const std::vector<EntryPathEnd> onEntries =
-      pathEndsOnEntries(g, dag, chords, tables.pathEnd);
+      pathEndsOnEntries(g, dag, chords, tables);
+  uint64_t testedRoutes = 0;
   // Code on edges. ENTRY's single edge first starts the first path.
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);
@@ -566,7 +638,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
       // A setjmp block's path was counted on the way in (see below).
       if (isSetjmp(e.src))
         code.leaveSetjmp(setjmpFlag);
-      else
+      else if (onEntries[e.src].end == kNoId)
         code.endPath(endOf(e.src), dag.pathEnd[e.src]);
       // A back edge goes on with the loop's next iteration; a cut (a
       // setjmp call's among them, whichever return this is) breaks the
@@ -577,11 +649,12 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
     } else if (role == CfgEdgeRole::InDag &&
                onEntries[e.src].end == kNoId) {
       // (An edge out of a block whose path ended on the way in: nothing.)
-      code.addToRegisters(increment(dag.dagEdgeOfCfgEdge[id]));
+      const DagEdgeId dagEdge = dag.dagEdgeOfCfgEdge[id];
+      code.addToRegisters(increment(dagEdge));
       if (e.dst == g.cfg.exit())
-        code.endPath({}, dag.dagEdgeOfCfgEdge[id]);
+        code.endPath({}, dagEdge);
       if (const EntryPathEnd &at = onEntries[e.dst]; at.end != kNoId) {
-        code.endPath(at.offset, at.end);
+        testedRoutes += code.endPath(at.offset, at.end, dagEdge);
         // A computed goto's target starts a path of its own.
         if (g.abnormalRole[e.dst] == AbnormalRole::NoNormalSuccessor)
           code.setRegisters({});
@@ -637,7 +710,7 @@ std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
     }
   }
   gsi_commit_edge_inserts();
-  return code.insertCheckBranches();
+  return {code.insertCheckBranches(), testedRoutes};
 }
 
 } // namespace pathcov

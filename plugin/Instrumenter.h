@@ -46,6 +46,12 @@ struct FunctionTables {
   bool countCalls = false; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
+  // Residual mode: per DAG edge, whether every path through it was tested
+  // (ResidualPlan::everyPathTested); nullptr: none is known to be.
+  const std::vector<bool> *everyPathTested = nullptr;
+  // And of those not starting at the function's entry
+  // (ResidualPlan::everyInnerPathTested); nullptr: none.
+  const std::vector<bool> *everyInnerPathTested = nullptr;
   // Residual mode: the seen slots (seenSlots tags, then as many counts; or
   // with seenWords a word per path), or NULL_TREE.
   tree seen = NULL_TREE;
@@ -74,8 +80,14 @@ std::string checkAbnormalEdges(const GimpleCfg &g, const Dag &dag);
 // CheckTable), the path end code at every path end, and the call count at
 // entry. Only after the whole numbering succeeded: nothing here can fail
 // half-way.
-// Returns the residual checks that test a table (TestedRoutes.h).
-std::vector<CheckSite> instrumentPaths(const GimpleCfg &g,
+// What instrumentPaths made: the residual checks that test a table
+// (TestedRoutes.h), and the routes into a checked path end that need no
+// check, every path taking them tested (FunctionTables::everyPathTested).
+struct InstrumentedPaths {
+  std::vector<CheckSite> checks;
+  uint64_t testedRoutes = 0;
+};
+InstrumentedPaths instrumentPaths(const GimpleCfg &g,
                                        const NumberedDag &numbered,
                                        const ChordPlacement &chords,
                                        const FunctionTables &tables,

@@ -81,6 +81,12 @@ PeeledLoops peelFirstIterations(function *fun,
     update_ssa(TODO_update_ssa);
     ++peeled.loops;
     peeled.insns += insns;
+    // The copy went on the preheader edge: the loop is the original.
+    basic_block *body = get_loop_body(loop);
+    peeled.laterIterations.resize(last_basic_block_for_fn(fun), false);
+    for (unsigned i = 0; i < loop->num_nodes; ++i)
+      peeled.laterIterations[body[i]->index] = true;
+    free(body);
   }
   free_original_copy_tables();
   loop_optimizer_finalize(fun);

@@ -11,6 +11,15 @@ namespace pathcov {
 struct PeeledLoops {
   unsigned loops = 0;
   unsigned insns = 0; // GCC's size estimate of the copies
+  // Per bb->index: the block belongs to a peeled loop as it is left, which
+  // runs every iteration after the first. No path there starts at the
+  // function's entry: the peeled first iteration's back edge ended it.
+  std::vector<bool> laterIterations;
+
+  bool inLaterIterations(basic_block bb) const {
+    return unsigned(bb->index) < laterIterations.size() &&
+           laterIterations[bb->index];
+  }
 };
 
 // After instrumentation: peels one iteration off each loop of `fun` whose

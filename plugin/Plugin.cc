@@ -39,12 +39,18 @@ struct ResidualStats {
   // (ResidualPlan::ppp): 1, (1,2], (2,4], over 4.
   unsigned byDelta[4] = {};
   uint64_t checkedEnds = 0, uncheckedEnds = 0;
+  // Routes into a checked path end left without a check: every path
+  // taking them was tested (Instrumenter.h).
+  uint64_t testedRoutes = 0;
   // Functions with seen slots, and the slots' bytes (.bss).
   uint64_t seenFunctions = 0, seenBytes = 0;
 
   // Loops whose first iteration was peeled, and GCC's size estimate of
   // the copies.
   uint64_t peeledLoops = 0, peeledInsns = 0;
+  // Checks left out of peeled loops' later iterations (Plugin.cc,
+  // leaveOutInnerTestedChecks).
+  uint64_t peeledTestedRoutes = 0;
 
   void addPeeled(PeeledLoops peeled) {
     peeledLoops += peeled.loops;
@@ -97,9 +103,11 @@ struct ResidualStats {
         {"functions", policies},
         {"ppp_delta", {{"1", byDelta[0]}, {"(1,2]", byDelta[1]},
                        {"(2,4]", byDelta[2]}, {"over 4", byDelta[3]}}},
-        {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds}}},
+        {"path_ends", {{"checked", checkedEnds}, {"unchecked", uncheckedEnds},
+                       {"tested_routes", testedRoutes}}},
         {"seen_slots", {{"functions", seenFunctions}, {"bytes", seenBytes}}},
-        {"peeled", {{"loops", peeledLoops}, {"insns", peeledInsns}}},
+        {"peeled", {{"loops", peeledLoops}, {"insns", peeledInsns},
+                    {"tested_routes", peeledTestedRoutes}}},
         {"threaded", {{"routes", threadedRoutes}, {"stmts", threadedStmts}}},
         // How the corpus was read: its index, the JSON (indexed now), or
         // the JSON only (no index could be trusted or written).
@@ -336,16 +344,20 @@ private:
     gStats.addSeen(spec.seenArrayWords());
     attachTables(lowered.pathEnds, emitFunctionTables(spec));
     lowered.pathEnds.history = gOptions.historyLog2 != 0;
-    const std::vector<CheckSite> checks =
+    const InstrumentedPaths instrumented =
         instrumentPaths(g, numbered, plan.chords, lowered.pathEnds, gOptions);
+    gStats.testedRoutes += instrumented.testedRoutes;
+    std::vector<CheckSite> checks = instrumented.checks;
     // Copies are worth their size only where the optimizers run after.
     const bool copy = optimize > 0 && !optimize_function_for_size_p(fun);
     if (!plan.peel.empty() && copy) {
       std::vector<basic_block> headers;
       for (BlockId b : plan.peel)
         headers.push_back(g.blockOf[b]);
-      gStats.addPeeled(
-          peelFirstIterations(fun, headers, gOptions.peelInsns));
+      const PeeledLoops peeled =
+          peelFirstIterations(fun, headers, gOptions.peelInsns);
+      gStats.addPeeled(peeled);
+      gStats.peeledTestedRoutes += leaveOutInnerTestedChecks(peeled, checks);
     }
     // A copy's check folds where the id is a constant: `checks` are the
     // table checks (bytemap, array, hashed), whose tables are constant
@@ -356,6 +368,28 @@ private:
       gStats.addThreaded(threadTestedRoutes(fun, checks, plan.tested,
                                             gOptions.threadStmts));
     return TODO_update_ssa | TODO_rebuild_cgraph_edges;
+  }
+
+  // A peeled loop's later iterations run only paths that do not start at
+  // the function's entry: a check there whose every such path was tested
+  // never misses, and goes (its branch made false; the optimizers remove
+  // the rest). The first iteration's copy keeps it. Returns how many went;
+  // `checks` keeps the others.
+  static unsigned leaveOutInnerTestedChecks(const PeeledLoops &peeled,
+                                            std::vector<CheckSite> &checks) {
+    unsigned left = 0;
+    auto kept = checks.begin();
+    for (const CheckSite &check : checks) {
+      if (check.innerTested && peeled.inLaterIterations(gimple_bb(check.branch))) {
+        gimple_cond_make_false(check.branch);
+        update_stmt(check.branch);
+        ++left;
+      } else {
+        *kept++ = check;
+      }
+    }
+    checks.erase(kept, checks.end());
+    return left;
   }
 
   // A line per stale function, but one per unit when the tests were built

@@ -62,6 +62,10 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ends.bound = plan.tableSize;
   ends.counted = plan.counted;
   ends.checkedEnd = &plan.checkedEnd;
+  if (!plan.everyPathTested.empty()) {
+    ends.everyPathTested = &plan.everyPathTested;
+    ends.everyInnerPathTested = &plan.everyInnerPathTested;
+  }
   ends.seenSlots = spec.seenSlots;
   ends.seenWords = seenWords;
   ends.multipliers = plan.multipliers;

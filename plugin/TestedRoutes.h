@@ -11,10 +11,14 @@
 namespace pathcov {
 
 // A path end's check (Instrumenter.h): the branch to its miss, and the
-// path id it tests.
+// path id it tests; `innerTested`: every path that takes its route and
+// does not start at the function's entry was tested, so that in a peeled
+// loop's later iterations it needs no check (ResidualPlan's
+// everyInnerPathTested).
 struct CheckSite {
   gcond *branch;
   tree id;
+  bool innerTested;
 };
 
 struct ThreadedRoutes {

@@ -176,11 +176,13 @@ def main():
             # PPP numbers the bytemap function's tested paths that end
             # where a check is; the complete function has no check.
             "ppp_delta": {"1": 1, "(1,2]": 0, "(2,4]": 0, "over 4": 0},
-            "path_ends": {"checked": 1, "unchecked": 1},
+            # No route into the checked end has every path tested: each
+            # arm of the second diamond follows both of the first's.
+            "path_ends": {"checked": 1, "unchecked": 1, "tested_routes": 0},
             # The bytemap function's 4 paths: 4 seen slots of 16 bytes.
             "seen_slots": {"functions": 1, "bytes": 32},
             # two_diamonds has no loop.
-            "peeled": {"loops": 0, "insns": 0},
+            "peeled": {"loops": 0, "insns": 0, "tested_routes": 0},
             # Its path ends are on the edges into the second diamond's
             # arms (they and the return hold no event), where the first
             # diamond's routes meet, each with a constant id: one tested
