@@ -1,17 +1,24 @@
 """Residual mode on random C programs (csmith): each program's only run is
 recorded into a corpus, the release build against it must print what plain
 -O2 prints and report nothing (every path it runs is tested: the PPP
-paper's setting), and the record build must print the same too. Checks
-the instrumentation, loop peeling included, on code nobody wrote for it.
+paper's setting), and the record build must print the same too. Then the
+release build against that corpus with a quarter of each function's paths
+left out (chosen from the seed) must report exactly those paths, with the
+counts the record run gave them: the residual oracle, on routes some of
+whose paths are tested and some not, which decides where checks go
+(routes whose every path was tested get none). Checks the
+instrumentation, loop peeling included, on code nobody wrote for it.
 
 usage: csmith_differential.py PLUGIN RUNTIME PATHCOV WORKDIR OPT SEED...
 """
 import json
 import os
+import random
 import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import residual_oracle  # noqa: E402
 import testlib  # noqa: E402
 
 CSMITH_INCLUDE = "/usr/include/csmith"
@@ -35,6 +42,7 @@ def main():
     plugin, runtime, pathcov, work, opt = sys.argv[1:6]
     seeds = sys.argv[6:]
     failures, checked, peeled = [], 0, 0
+    residual_paths, tested_routes = 0, 0
     for seed in seeds:
         d = testlib.fresh_directory(os.path.join(work, f"seed-{seed}"))
         source = os.path.join(d, "program.c")
@@ -85,6 +93,44 @@ def main():
                             f"{sorted(os.listdir(reports))} on its corpus's run")
         with open(stats) as f:
             peeled += sum(json.loads(line)["peeled"]["loops"] for line in f)
+
+        # The same run against a corpus missing a quarter of its paths.
+        with open(corpus) as f:
+            thinned = json.load(f)
+        pick = random.Random(int(seed))
+        for fn in thinned["functions"]:
+            if "paths" in fn:
+                fn["paths"] = [p for p in fn["paths"] if pick.randrange(4) != 0]
+        thinned_corpus = os.path.join(d, "thinned.json")
+        with open(thinned_corpus, "w") as f:
+            json.dump(thinned, f)
+        thinned_stats = os.path.join(d, "thinned-stats.jsonl")
+        build("thinned", f"-fplugin={plugin}",
+              "-fplugin-arg-pathcov-mode=residual",
+              f"-fplugin-arg-pathcov-corpus={thinned_corpus}",
+              f"-fplugin-arg-pathcov-stats={thinned_stats}")
+        thinned_reports = os.path.join(d, "thinned-reports")
+        if not same_output("thinned", "PATHCOV_REPORT_DIR", thinned_reports):
+            continue
+        expected_paths = residual_oracle.expected_residual(
+            residual_oracle.corpus_paths(corpus),
+            residual_oracle.corpus_paths(thinned_corpus))
+        reported = []
+        if os.path.isdir(thinned_reports):
+            for name in sorted(os.listdir(thinned_reports)):
+                with open(os.path.join(thinned_reports, name)) as f:
+                    reported.append(json.load(f))
+        wrong = residual_oracle.mismatches(
+            expected_paths, residual_oracle.report_paths(reported))
+        if wrong:
+            failures.append(f"seed {seed}: against the thinned corpus, "
+                            f"(function, missing, extra, other count): {wrong[:5]}")
+        residual_paths += residual_oracle.summary(expected_paths)["paths"]
+        with open(thinned_stats) as f:
+            for line in f:
+                unit = json.loads(line)
+                tested_routes += (unit["path_ends"]["tested_routes"] +
+                                  unit["peeled"]["tested_routes"])
         checked += 1
     # Enough programs ran to say something, and peeling was exercised.
     if checked < len(seeds) // 2:
@@ -92,8 +138,15 @@ def main():
                         f"{RUN_SECONDS} s")
     if opt != "-O0" and peeled == 0:
         failures.append("no loop was peeled in any program")
+    if residual_paths == 0 or tested_routes == 0:
+        failures.append(f"the thinned corpora left {residual_paths} residual "
+                        f"paths and {tested_routes} routes without a check: "
+                        "nothing was checked")
     return testlib.finish(failures, f"ok: {checked} csmith programs at {opt}, "
-                          f"identical output, no report; {peeled} loops peeled")
+                          f"identical output, no report; {peeled} loops peeled; "
+                          f"thinned corpora: {residual_paths} residual paths "
+                          f"reported exactly, {tested_routes} routes without "
+                          "a check")
 
 
 if __name__ == "__main__":
