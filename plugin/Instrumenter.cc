@@ -500,6 +500,10 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
                                             const FunctionTables &tables) {
   const BlockId n = g.cfg.numBlocks();
   const bool counting = tables.pathEnd == PathEnd::CountInline;
+  // Record mode keeps a latch's count on its back edge: on the routes in,
+  // bzip2's record Ir changed by 0.2%, pcre2's grew 0.5% (match(), whose
+  // paths are counted in the runtime's table).
+  const bool recording = counting || tables.pathEnd == PathEnd::CountHashed;
   std::vector<bool> enteredByDagEdges(n, true);
   // Per block, the entries a path end there would give code (history=N
   // records every path, tested or not).
@@ -539,7 +543,7 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
         !holdsNoEvent(g.blockOf[b]))
       continue;
     const EdgeId out = g.cfg.succs(b).front();
-    if (dag.cfgEdgeRole[out] == CfgEdgeRole::BackEdge && !counting) {
+    if (dag.cfgEdgeRole[out] == CfgEdgeRole::BackEdge && !recording) {
       onEntries[b] = {dag.pathEnd[b], chords.increment[dag.pathEnd[b]]};
       toLatch[b] = true;
       continue;
