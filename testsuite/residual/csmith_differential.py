@@ -81,11 +81,17 @@ def main():
         corpus = os.path.join(d, "corpus.json")
         testlib.must([pathcov, "collect", "-o", corpus, profiles],
                      f"seed {seed}: collect")
-        stats = os.path.join(d, "stats.jsonl")
-        build("residual", f"-fplugin={plugin}",
-              "-fplugin-arg-pathcov-mode=residual",
-              f"-fplugin-arg-pathcov-corpus={corpus}",
-              f"-fplugin-arg-pathcov-stats={stats}")
+        def build_residual(variant, corpus):
+            """Builds d/variant against `corpus`; returns its statistics'
+            file."""
+            stats = os.path.join(d, variant + "-stats.jsonl")
+            build(variant, f"-fplugin={plugin}",
+                  "-fplugin-arg-pathcov-mode=residual",
+                  f"-fplugin-arg-pathcov-corpus={corpus}",
+                  f"-fplugin-arg-pathcov-stats={stats}")
+            return stats
+
+        stats = build_residual("residual", corpus)
         reports = os.path.join(d, "reports")
         same_output("residual", "PATHCOV_REPORT_DIR", reports)
         if os.path.isdir(reports) and os.listdir(reports):
@@ -104,11 +110,7 @@ def main():
         thinned_corpus = os.path.join(d, "thinned.json")
         with open(thinned_corpus, "w") as f:
             json.dump(thinned, f)
-        thinned_stats = os.path.join(d, "thinned-stats.jsonl")
-        build("thinned", f"-fplugin={plugin}",
-              "-fplugin-arg-pathcov-mode=residual",
-              f"-fplugin-arg-pathcov-corpus={thinned_corpus}",
-              f"-fplugin-arg-pathcov-stats={thinned_stats}")
+        thinned_stats = build_residual("thinned", thinned_corpus)
         thinned_reports = os.path.join(d, "thinned-reports")
         if not same_output("thinned", "PATHCOV_REPORT_DIR", thinned_reports):
             continue
