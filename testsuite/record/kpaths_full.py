@@ -12,11 +12,10 @@ arena's 2^19 nodes, that the corpus keeps the number (`k_dropped`) and
 import glob
 import json
 import os
-import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must  # noqa: E402
+from testlib import finish, fresh_directory, must  # noqa: E402
 
 ITERATIONS = 1500000
 ARENA_NODES = 1 << 19
@@ -24,8 +23,7 @@ ARENA_NODES = 1 << 19
 
 def main():
     compiler, plugin, runtime, pathcov, source, work = sys.argv[1:7]
-    shutil.rmtree(work, ignore_errors=True)
-    os.makedirs(work)
+    fresh_directory(work)
     program = os.path.join(work, "full")
     must([compiler, "-O1", "-g", f"-fplugin={plugin}", "-fplugin-arg-pathcov-k=2",
           source, "-o", program, runtime, "-lpthread"], "build with k=2")
@@ -60,11 +58,9 @@ def main():
     shown = must([pathcov, "show", "--max-paths", "1", corpus], "pathcov show").stdout
     if f"({forest['dropped']} paths dropped: the runtime's arena was full)" not in shown:
         failures.append("pathcov show does not say how many were dropped:\n" + shown)
-    if failures:
-        sys.exit("FAIL:\n  " + "\n  ".join(failures))
-    print(f"ok: {ends} path ends, {counted} in {len(forest['slab'])} nodes, "
-          f"{forest['dropped']} dropped")
+    return finish(failures, f"ok: {ends} path ends, {counted} in "
+                  f"{len(forest['slab'])} nodes, {forest['dropped']} dropped")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
