@@ -49,7 +49,7 @@ struct PendingCheck {
   tree tested; // boolean; NULL_TREE: no path is tested, always a miss
   tree id;
   tree count; // the tested path's count, or NULL_TREE
-  bool innerTested; // CheckSite::innerTested
+  bool innerTested; // CheckSite::innerTested (endPath sets it)
 };
 
 // Whether DAG edge `e` has every path through it tested (`inner`: of those
@@ -116,7 +116,6 @@ public:
     const bool endChecked = !tables_.checkedEnd || (*tables_.checkedEnd)[end];
     const DagEdgeId by = route == kNoId ? end : route;
     const bool checked = endChecked && !everyPathTested(tables_, by);
-    innerTested_ = everyPathTested(tables_, by, true);
     if (!checked && !tables_.history)
       return endChecked;
     tree id = sum(ballLarus_, offset.ballLarus, "pathcov_id");
@@ -124,7 +123,10 @@ public:
       add(buildHistoryAsm(tables_.descriptor, id));
     if (!checked)
       return endChecked;
+    const size_t before = checks_.size();
     endCode(offset, id);
+    if (checks_.size() > before)
+      checks_.back().innerTested = everyPathTested(tables_, by, true);
     return false;
   }
 
@@ -318,7 +320,7 @@ private:
   }
 
   void pending(tree tested, tree id, tree count) {
-    checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count, innerTested_});
+    checks_.push_back({gimple_seq_last_stmt(seq_), tested, id, count, false});
   }
 
   // counters[index + offset]
@@ -413,7 +415,6 @@ private:
   tree kState_ = NULL_TREE; // k=N: the activation's k-slab state
   gimple_seq seq_ = nullptr;
   std::vector<PendingCheck> checks_;
-  bool innerTested_ = false; // the current path end's route's
 };
 
 // Whether a block holds nothing a path end must come after, so that the
@@ -522,7 +523,13 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
            enteredByDagEdges[b];
   };
   std::vector<EntryPathEnd> onEntries(n);
-  std::vector<bool> toLatch(n, false); // a chain to a latch's path end
+  // Whether a block's path end on its entries is a latch's: a dummy into
+  // EXIT, as a computed goto's is, but from a block with a normal successor.
+  const auto toLatch = [&](BlockId b) {
+    const DagEdgeId end = onEntries[b].end;
+    return end != kNoId && dag.edges[end].role == DagEdgeRole::PathEnd &&
+           g.abnormalRole[dag.edges[end].src] == AbnormalRole::None;
+  };
   for (BlockId b = 0; b < n; ++b) {
     if (!eligible(b) || g.abnormalRole[b] != AbnormalRole::NoNormalSuccessor ||
         dag.pathEnd[b] == kNoId)
@@ -545,7 +552,6 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
     const EdgeId out = g.cfg.succs(b).front();
     if (dag.cfgEdgeRole[out] == CfgEdgeRole::BackEdge && !recording) {
       onEntries[b] = {dag.pathEnd[b], chords.increment[dag.pathEnd[b]]};
-      toLatch[b] = true;
       continue;
     }
     if (dag.pathEnd[b] != kNoId || dag.cfgEdgeRole[out] != CfgEdgeRole::InDag)
@@ -554,12 +560,10 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
     const RegisterIncrement step = chords.increment[edge];
     const BlockId next = g.cfg.edge(out).dst;
     const EntryPathEnd &rest = onEntries[next];
-    if (next == g.cfg.exit()) {
+    if (next == g.cfg.exit())
       onEntries[b] = {edge, step};
-    } else if (rest.end != kNoId && g.abnormalRole[next] == AbnormalRole::None) {
+    else if (rest.end != kNoId && g.abnormalRole[next] == AbnormalRole::None)
       onEntries[b] = {rest.end, wrappingSum(step, rest.offset)};
-      toLatch[b] = toLatch[next];
-    }
   }
   // A latch's path end stays on its back edge unless a route in needs no
   // check (one of the entries that would get it, from outside the blocks
@@ -569,7 +573,7 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
   std::vector<unsigned> checks(dag.edges.size(), 0);
   for (EdgeId id = 0; id < g.edgeOf.size(); ++id) {
     const CfgEdge &e = g.cfg.edge(id);
-    if (!toLatch[e.dst] || onEntries[e.src].end != kNoId)
+    if (!toLatch(e.dst) || onEntries[e.src].end != kNoId)
       continue;
     if (!tables.history && everyPathTested(tables, dag.dagEdgeOfCfgEdge[id]))
       gains[onEntries[e.dst].end] = true;
@@ -577,7 +581,7 @@ std::vector<EntryPathEnd> pathEndsOnEntries(const GimpleCfg &g, const Dag &dag,
       ++checks[onEntries[e.dst].end];
   }
   for (BlockId b = 0; b < n; ++b)
-    if (toLatch[b] && !gains[onEntries[b].end] &&
+    if (toLatch(b) && !gains[onEntries[b].end] &&
         checks[onEntries[b].end] > kMaxLatchChecks)
       onEntries[b] = {};
   return onEntries;

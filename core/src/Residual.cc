@@ -224,23 +224,17 @@ std::vector<bool> everyPathThroughTested(const NumberedDag &numbered,
   return every;
 }
 
-// A path end needs a check unless every path ending there was tested: the
-// paths ending with v->EXIT are the paths from ENTRY to v. An edge u->v
-// has every path through it tested when as many tested paths take it as
-// there are paths from ENTRY to u times paths from v to EXIT.
+// Which edges have every path through them tested (of all paths, and of
+// those not from the function's entry); a path end needs a check unless
+// it is one of them: only tested paths end there.
 void markCheckedEnds(const NumberedDag &numbered, const TestedEdges &edges,
                      ResidualPlan &plan) {
   const Dag &dag = numbered.dag;
-  std::vector<uint64_t> testedEnding(dag.edges.size(), 0);
-  for (DagEdgeId e : edges.endOf)
-    ++testedEnding[e];
-  const std::vector<uint64_t> into = pathsInto(dag, false);
-  markEnds(dag, plan, [&](DagEdgeId e) {
-    return testedEnding[e] < into[dag.edges[e].src];
-  });
-  plan.everyPathTested = everyPathThroughTested(numbered, into, edges.paths);
+  plan.everyPathTested =
+      everyPathThroughTested(numbered, pathsInto(dag, false), edges.paths);
   plan.everyInnerPathTested = everyPathThroughTested(
       numbered, pathsInto(dag, true), edges.innerPaths);
+  markEnds(dag, plan, [&](DagEdgeId e) { return !plan.everyPathTested[e]; });
 }
 
 } // namespace
