@@ -14,7 +14,9 @@ The one definition for testsuite/residual/run_oracle.py (CTest's residual.*)
 and bench/run_bench.py (`make bench`). Import it after
 `sys.path.insert(0, <testsuite directory>)`.
 """
+import glob
 import json
+import os
 
 
 def _add_path(paths, function, path):
@@ -36,6 +38,16 @@ def corpus_paths(corpus_file):
         for p in fn["paths"]:
             _add_path(paths, key, p)
     return paths
+
+
+def reports_in(directory):
+    """The report documents in `directory` (*.json), by name; none when it
+    does not exist (a run that wrote no report)."""
+    reports = []
+    for name in sorted(glob.glob(os.path.join(directory, "*.json"))):
+        with open(name, encoding="utf-8") as f:
+            reports.append(json.load(f))
+    return reports
 
 
 def report_paths(reports, listed="residual_paths"):

@@ -20,7 +20,6 @@ iteration at one latch after 2, 3 and 4 routes, and return after the loop.
 
 usage: check_latch_routes.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import glob
-import json
 import os
 import re
 import sys
@@ -81,10 +80,7 @@ def main():
         reports = fresh_directory(os.path.join(where, "reports"))
         must([program, *FIELD], "field run",
              env={**os.environ, "PATHCOV_REPORT_DIR": reports})
-        reported = []
-        for report in glob.glob(os.path.join(reports, "*.json")):
-            with open(report) as f:
-                reported.append(json.load(f))
+        reported = residual_oracle.reports_in(reports)
         expected_paths = residual_oracle.expected_residual(
             residual_oracle.corpus_paths(executed),
             residual_oracle.corpus_paths(corpus))

@@ -18,7 +18,6 @@ pathEndsOnEntries), and its limit: pick's ten routes join at one return.
   input.
 
 usage: check_return_routes.py PLUGIN RUNTIME PATHCOV WORKDIR"""
-import glob
 import json
 import os
 import re
@@ -26,6 +25,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
+import residual_oracle  # noqa: E402
 from testlib import FAILURES, check, finish, fresh_directory, must, recorded_corpus  # noqa: E402
 
 SOURCE = os.path.join(HERE, "returns.c")
@@ -88,16 +88,12 @@ def main():
             reports = fresh_directory(os.path.join(where, "reports-" + "-".join(args)))
             must([program, *args], f"run {args}",
                  env={**os.environ, "PATHCOV_REPORT_DIR": reports})
-            found = glob.glob(os.path.join(reports, "*.json"))
+            found = residual_oracle.reports_in(reports)
             if expected is None:
                 check(not found, f"{name}, run {args}: no report", str(found))
                 continue
-            paths = []
-            for report_file in found:
-                with open(report_file) as f:
-                    report = json.load(f)
-                paths += [(p["identity"].rsplit(":", 1)[-1], p["id"], p["count"])
-                          for p in report["residual_paths"]]
+            paths = [(p["identity"].rsplit(":", 1)[-1], p["id"], p["count"])
+                     for report in found for p in report["residual_paths"]]
             check(len(route7) == 1 and paths == [("pick", route7[0], 2)],
                   f"{name}, run {args}: route 7's path (record id {route7}), twice",
                   str(paths))

@@ -117,13 +117,9 @@ def main():
         expected_paths = residual_oracle.expected_residual(
             residual_oracle.corpus_paths(corpus),
             residual_oracle.corpus_paths(thinned_corpus))
-        reported = []
-        if os.path.isdir(thinned_reports):
-            for name in sorted(os.listdir(thinned_reports)):
-                with open(os.path.join(thinned_reports, name)) as f:
-                    reported.append(json.load(f))
         wrong = residual_oracle.mismatches(
-            expected_paths, residual_oracle.report_paths(reported))
+            expected_paths, residual_oracle.report_paths(
+                residual_oracle.reports_in(thinned_reports)))
         if wrong:
             failures.append(f"seed {seed}: against the thinned corpus, "
                             f"(function, missing, extra, other count): {wrong[:5]}")
