@@ -97,7 +97,7 @@ struct ResidualStats {
     nlohmann::json policies = nlohmann::json::object();
     for (int p = 0; p < kResidualPolicies; ++p)
       policies[residualPolicyName(static_cast<ResidualPolicy>(p))] = byPolicy[p];
-    const nlohmann::json line = {
+    nlohmann::json line = {
         // As in the metadata: a file name that is not UTF-8 stays readable.
         {"unit", wellFormedUtf8(main_input_filename)},
         {"functions", policies},
@@ -112,6 +112,8 @@ struct ResidualStats {
         // How the corpus was read: its index, the JSON (indexed now), or
         // the JSON only (no index could be trusted or written).
         {"corpus", corpusSourceName(gCorpus.source())}};
+    if (!gCorpus.unindexed().empty())
+      line["corpus_unindexed"] = gCorpus.unindexed();
     if (file.empty()) {
       fprintf(stderr, "pathcov: %s: residual mode: %s\n", main_input_filename,
               line.dump().c_str());

@@ -35,13 +35,30 @@ CorpusStamp stampOf(const struct stat &st) {
           nanoseconds(st.st_ctim)};
 }
 
-// The clock file times come from (a coarse one: it lags the precise time
-// by up to a tick), so that a file written once this says T is dated T or
-// later.
-uint64_t fileClockNs() {
-  timespec now;
-  clock_gettime(CLOCK_REALTIME_COARSE, &now);
-  return nanoseconds(now);
+// Whether the file `fd` is dated `from` or later by its own file system's
+// clock, the one the corpus's change time came from (ours may disagree: a
+// file server's runs on its own, and a local change may be dated finer
+// than our coarse clock). Waits for that clock when it is at most `tick`
+// short, re-dating the file; false with errno set if it stays short.
+bool datedFrom(int fd, uint64_t from, uint64_t tick) {
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+      return false;
+    const uint64_t dated = nanoseconds(st.st_mtim);
+    if (dated >= from)
+      return true;
+    if (from - dated > tick)
+      break;
+    const uint64_t wait = from - dated + 1'000'000;
+    const timespec pause{static_cast<time_t>(wait / 1'000'000'000),
+                         static_cast<long>(wait % 1'000'000'000)};
+    nanosleep(&pause, nullptr);
+    if (futimens(fd, nullptr) != 0)
+      return false;
+  }
+  errno = ETIME;
+  return false;
 }
 
 // All of `fd`, read straight into `bytes` (`size` expected: a corpus is
@@ -110,9 +127,11 @@ std::optional<TestedPathCache> mapTrustedIndex(int dir, const std::string &name,
 // The lock that serializes indexing, `name` in `dir`: a file only we can
 // open (created 0600, never through a link, and used only if it is ours
 // and nobody else may write it), so that only our own compilations can
-// hold it and waiting for it is safe. Locked and returned open, or -1
-// when it cannot be (someone else's file squats the name in a sticky
-// directory: then nobody waits).
+// hold it and waiting for it is safe. Returned open and locked (merely
+// open where the file system cannot lock: then compilations index side by
+// side, each renaming a whole index into place), or -1 when it is not ours
+// (someone else's file squats the name in a sticky directory: then nobody
+// waits or indexes).
 int lockIndexing(int dir, const std::string &name) {
   FileDescriptor lock(openat(dir, name.c_str(),
                              O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
@@ -121,9 +140,8 @@ int lockIndexing(int dir, const std::string &name) {
   if (!lock.ok() || fstat(lock.get(), &st) != 0 || !S_ISREG(st.st_mode) ||
       st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)) != 0)
     return -1;
-  while (flock(lock.get(), LOCK_EX) != 0)
-    if (errno != EINTR)
-      return -1;
+  while (flock(lock.get(), LOCK_EX) != 0 && errno == EINTR) {
+  }
   const int fd = lock.get();
   lock.release();
   return fd;
@@ -171,6 +189,7 @@ std::string CorpusLookup::load(bool tryIndex) {
   struct stat dirStat;
   const bool trusted =
       dir.ok() && fstat(dir.get(), &dirStat) == 0 && isTrustedDirectory(dirStat);
+  unindexed_ = trusted ? "" : "its directory could be written by others";
   if (trusted && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
     source_ = Source::Index;
@@ -178,8 +197,10 @@ std::string CorpusLookup::load(bool tryIndex) {
   }
   // Released when closed.
   const FileDescriptor lock(trusted ? lockIndexing(dir.get(), indexName_ + ".lock") : -1);
-  const bool locked = lock.ok();
-  if (locked && tryIndex &&
+  const bool mayIndex = lock.ok();
+  if (trusted && !mayIndex)
+    unindexed_ = "its indexing lock is someone else's";
+  if (mayIndex && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
     source_ = Source::Index; // another compilation indexed it meanwhile
     return "";
@@ -195,28 +216,30 @@ std::string CorpusLookup::load(bool tryIndex) {
     return file_ + ": cannot read: " + std::strerror(e.code().value());
   }
   source_ = Source::Json;
-  // An index made within a clock tick of the corpus's last change is never
-  // trusted (CachedCorpus.h): wait out the tick, unless the clocks disagree.
-  const uint64_t tick = clockTickNs(stamp.changedNs);
-  const uint64_t trustedFrom = stamp.changedNs + tick, now = fileClockNs();
   struct stat after;
-  const bool indexing = locked && fstat(corpus.get(), &after) == 0 &&
-                        stampOf(after) == stamp && trustedFrom <= now + tick;
+  const bool indexing =
+      mayIndex && fstat(corpus.get(), &after) == 0 && stampOf(after) == stamp;
+  if (mayIndex && !indexing)
+    unindexed_ = "it changed while being read";
   const std::string encoded = indexing ? encodeTestedPathCache(all, stamp) : "";
   // What the index gave stays: the same paths, and callers hold them.
   found_.merge(all);
   if (!indexing)
     return "";
-  for (uint64_t at = now; at < trustedFrom; at = fileClockNs()) {
-    const uint64_t wait = trustedFrom - at + 1'000'000;
-    const timespec pause{static_cast<time_t>(wait / 1'000'000'000),
-                         static_cast<long>(wait % 1'000'000'000)};
-    nanosleep(&pause, nullptr);
-  }
+  // An index made within a clock tick of the corpus's last change is never
+  // trusted (CachedCorpus.h): it is dated after the tick or not written.
   // Best effort: an index that cannot be written is not needed. 0600:
   // nobody else would trust it anyway.
-  if (replaceFileAt(dir.get(), indexName_, encoded, {0600, false, false}) == 0)
+  const uint64_t tick = clockTickNs(stamp.changedNs);
+  const auto writeIndex = [&](int fd) {
+    return writeAll(fd, encoded) && datedFrom(fd, stamp.changedNs + tick, tick);
+  };
+  const int error = replaceFileAt(dir.get(), indexName_, writeIndex, {0600, false, false});
+  if (error == 0)
     source_ = Source::IndexedNow;
+  else
+    unindexed_ = error == ETIME ? "the file system's clock stayed short of a tick after its change"
+                                : std::string("cannot write its index: ") + std::strerror(error);
   return "";
 }
 

@@ -89,7 +89,7 @@ int replaceFileAt(int dir, const std::string &name,
   if (close(fd) != 0 && done) // some file systems report errors only here
     error = errno, done = false;
   if (!done || renameat(dir, temporary.c_str(), dir, name.c_str()) != 0) {
-    error = error ? error : errno;
+    error = error ? error : errno ? errno : EIO; // a writer that set no errno
     unlinkat(dir, temporary.c_str(), 0);
     return error;
   }

@@ -8,6 +8,8 @@ compile exactly what the JSON corpus says, whatever else is beside it.
   others, in a directory others can write) is ignored, and none is written
   into such a directory;
 - a damaged cache (one byte flipped) is ignored;
+- the cache is written, and then used, where the compiler's clock is
+  behind the one that dates files, and where the file system cannot lock;
 - a FIFO as the corpus is a clear error, as the cache it is ignored: neither
   hangs the compiler; a number beyond a double in the corpus is a clear
   error naming the file and the place.
@@ -29,15 +31,15 @@ from testlib import (FAILURES, check, finish, fresh_directory,  # noqa: E402
 SOURCE = os.path.join(HERE, "two_diamonds.c")
 
 
-def residual(corpus, output, extra=()):
+def residual(corpus, output, extra=(), env=None):
     """Compiles two_diamonds.c against `corpus`: the result, or None if the
     compiler hung (the test's failure, not its own)."""
     try:
         return subprocess.run(
-            ["gcc", "-O2", *extra, f"-fplugin={PLUGIN}",
+            ["gcc", "-O2", f"-fplugin={PLUGIN}",
              "-fplugin-arg-pathcov-mode=residual",
-             f"-fplugin-arg-pathcov-corpus={corpus}", "-c", SOURCE, "-o", output],
-            capture_output=True, text=True, timeout=60)
+             f"-fplugin-arg-pathcov-corpus={corpus}", *extra, "-c", SOURCE, "-o", output],
+            capture_output=True, text=True, timeout=60, env=env)
     except subprocess.TimeoutExpired:
         return None
 
@@ -125,7 +127,9 @@ def main():
     r = residual(home, reference)
     check(r is not None and r.returncode == 0, "reference build",
           r.stderr if r else "hung")
-    check(os.path.isfile(cache), "cache: written")
+    # When it was not, a second compilation's statistics say why.
+    check(os.path.isfile(cache), "cache: written", "" if os.path.isfile(cache)
+          else residual(home, output, ["-fplugin-arg-pathcov-stats"]).stderr)
     check(os.path.isfile(cache) and
           stat.S_IMODE(os.stat(cache).st_mode) == 0o600,
           "cache: mode 0600", oct(os.stat(cache).st_mode) if os.path.exists(cache) else "")
@@ -138,6 +142,27 @@ def main():
     good = open(cache, "rb").read()
     output = os.path.join(work, "out.o")
     same_object("cache: used", residual(home, output), output, reference)
+
+    # File systems as CI machines have them (fs_quirks.c preloaded into the
+    # compiler): the cache is still written, once, and then used.
+    quirks = os.path.join(work, "fs_quirks.so")
+    subprocess.run(["gcc", "-shared", "-fPIC", "-O2", "-o", quirks,
+                    os.path.join(HERE, "fs_quirks.c"), "-ldl"], check=True)
+    for what, quirk in (("clock 5 s behind the file system's",
+                         "PATHCOV_QUIRK_CLOCK_BEHIND"),
+                        ("file system without locks", "PATHCOV_QUIRK_NO_LOCKS")):
+        env = dict(os.environ, LD_PRELOAD=quirks, **{quirk: "5"})
+        there = setup_directory(os.path.join(work, quirk), 0o755, corpus)
+        stats = there + ".stats"
+        for turn in ("indexed", "index"):
+            same_object(f"{what}: {turn}",
+                        residual(there, output,
+                                 [f"-fplugin-arg-pathcov-stats={stats}"], env),
+                        output, reference)
+        lines = [json.loads(line) for line in open(stats)] \
+            if os.path.exists(stats) else []
+        check([line["corpus"] for line in lines] == ["indexed", "index"],
+              f"{what}: the cache written, then used", str(lines))
 
     # Links where the cache and its temporary go (the temporary's old name
     # was the compiler's pid: a -wrapper learns it, as an attacker

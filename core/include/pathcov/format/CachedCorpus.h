@@ -8,9 +8,9 @@
 // itself a regular file (not a link) owned by the effective user and
 // writable by nobody else, made from the corpus as it is now (its stamp:
 // device, inode, size, modification and change times) at least a clock
-// tick after the corpus last changed (50 ms; 2 s on file systems of whole
-// seconds), so that a corpus changed again within the same tick never
-// passes for the one indexed. It is
+// tick after the corpus last changed by the file system's clock (50 ms; 2 s
+// on file systems of whole seconds), so that a corpus changed again within
+// the same tick never passes for the one indexed. It is
 // written only into such a directory, as a fresh mode-0600 file of an
 // unpredictable name, then renamed. Compilations that find no index take
 // turns, so that one of them indexes and the others use its index: they
@@ -48,11 +48,13 @@ public:
                                        std::string &problem);
 
   Source source() const { return source_; }
+  // Why the JSON was read and no index written ("" when one was).
+  const std::string &unindexed() const { return unindexed_; }
 
 private:
   std::string load(bool tryIndex);
 
-  std::string file_, directory_, indexName_;
+  std::string file_, directory_, indexName_, unindexed_;
   Source source_ = Source::Json;
   MappedFile mapped_;
   std::optional<TestedPathCache> index_;
