@@ -229,8 +229,9 @@ def main():
                               f"stats={blocked_stats}"], program)
     check(r.returncode == 0, "cache unwritable: builds", r.stderr)
     check([json.loads(line) for line in open(blocked_stats)] ==
-          [{**want, "corpus": "json"}],
-          "cache unwritable: the same plan")
+          [{**want, "corpus": "json",
+            "corpus_unindexed": "cannot write its index: Is a directory"}],
+          "cache unwritable: the same plan, and why no index")
     check(sorted(os.listdir(blocked)) == ["corpus.json",
                                           "corpus.json.pathcov-cache",
                                           "corpus.json.pathcov-cache.lock"],
