@@ -9,7 +9,7 @@
 
 namespace pathcov {
 
-constexpr uint64_t kAbiVersion = 8; // PATHCOV_ABI_VERSION
+constexpr uint64_t kAbiVersion = 9; // PATHCOV_ABI_VERSION
 
 // struct pathcov_function's fields, in order, each 8 bytes.
 enum class DescriptorField {
@@ -32,6 +32,7 @@ constexpr uint64_t kFlagEntryCounted = 512;
 constexpr uint64_t kFlagThreeChoices = 1024;
 constexpr uint64_t kFlagSeenWords = 2048;
 constexpr uint64_t kFlagCallsArePath = 4096;
+constexpr uint64_t kFlagTestedWords = 8192;
 // log2 of the history=N ring, at kFlagHistoryShift (PATHCOV_FN_HISTORY_*).
 constexpr int kFlagHistoryShift = 16;
 // The thread's history record: its mask and ring (PATHCOV_HISTORY_*).

@@ -24,6 +24,7 @@ static_assert(kFlagEntryCounted == PATHCOV_FN_ENTRY_COUNTED);
 static_assert(kFlagThreeChoices == PATHCOV_FN_THREE_CHOICES);
 static_assert(kFlagSeenWords == PATHCOV_FN_SEEN_WORDS);
 static_assert(kFlagCallsArePath == PATHCOV_FN_CALLS_ARE_PATH);
+static_assert(kFlagTestedWords == PATHCOV_FN_TESTED_WORDS);
 static_assert(kFlagHistoryShift == PATHCOV_FN_HISTORY_SHIFT);
 static_assert(kHistoryMaskOffset == PATHCOV_HISTORY_MASK);
 static_assert(kHistoryRingOffset == PATHCOV_HISTORY_RING);

@@ -286,8 +286,16 @@ void pathcov_site_residual_path(struct pathcov_function *fn, uint64_t id,
 void pathcov_site_residual_word(struct pathcov_function *fn, uint64_t id,
                                 const void *stub_frame) {
   /* The word has counted the run. A descriptor of another ABI is reported
-   * at exit; an id that has no word (no plugin makes one) is ignored. */
-  if (is_residual(fn) && seen_word(fn, id))
+   * at exit; an id that has no word (no plugin makes one) is ignored; a
+   * tested path's word is set out of reach (abi.h). */
+  uint64_t *word = is_residual(fn) ? seen_word(fn, id) : NULL;
+  if (!word)
+    return;
+  if ((fn->flags & (PATHCOV_FN_TESTED_WORDS | PATHCOV_FN_BYTEMAP)) ==
+          (PATHCOV_FN_TESTED_WORDS | PATHCOV_FN_BYTEMAP) &&
+      fn->counters && id < fn->num_paths && ((const uint8_t *)fn->counters)[id])
+    __atomic_store_n(word, (uint64_t)INT64_MAX, __ATOMIC_RELAXED);
+  else
     residual_path(fn, id, 0, stub_frame);
 }
 

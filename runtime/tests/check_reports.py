@@ -45,6 +45,7 @@ CHECKSUMS = {
     "seen_atomic": "aaaaaaaaaaaaaaaa",
     "words_fn": "bbbbbbbbbbbbbbbb",
     "words_atomic": "cccccccccccccccc",
+    "tested_words": "dddddddddddddddd",
     "residual": "0123456789abcdef",      # rt_mixed.c
     "lib_untested": "abcdefabcdefabcd",  # rt_reslib.c
     "exe_untested": "1234123412341234",  # rt_resuseslib.c
@@ -179,7 +180,7 @@ def scenario_clean(a, tmp):
 def scenario_mixed(a, tmp):
     module = os.path.realpath(a.mixed)
     pid, _ = run([a.mixed], tmp, stdout="", stderr=(
-        f"pathcov: {module}: 1 function descriptors are not of ABI version 8 "
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 9 "
         "or are malformed: their paths are not counted\n"))
     only(tmp, [profile_name(a.mixed, pid, 0), report_name(a.mixed, pid, 0)])
     check_profile(load(tmp, profile_name(a.mixed, pid, 0)), a.mixed, pid,
@@ -350,6 +351,7 @@ def scenario_seen(a, tmp):
     m = re.fullmatch(r"seen 0 0 2 9 3 2 0 0\n"
                      r"seen_array 5 1 8 5\n"
                      r"words 0 0 0 0 0 0 0 0\n"
+                     r"tested_words t4 2 t0 0\n"
                      r"child seen 0 0 0 0 0 0 0 0\n"
                      r"child seen_array 0 0 0 0\n"
                      r"child words 0 0 0 0 0 0 0 0\n"
@@ -369,7 +371,7 @@ def scenario_seen(a, tmp):
                  "exit", [("seen_fn", 1, 11), ("seen_fn", 5, 4),
                           ("seen_fn", 2, 3), ("seen_array", 7, 6),
                           ("seen_array", 4, 2), ("words_fn", 2, 6),
-                          ("words_fn", 7, 7)])
+                          ("words_fn", 7, 7), ("tested_words", 1, 3)])
     # Neither the parent's entries nor its slots' and words' counts.
     check_report(load(tmp, report_name(a.residual, child, 0)), a.residual,
                  child, "exit", [("seen_fn", 5, 3), ("seen_fn", 1, 2),

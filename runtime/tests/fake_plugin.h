@@ -155,7 +155,9 @@ static inline void fake_residual_miss(struct pathcov_function *fn,
  * bl (Ball-Larus), as the plugin emits it for each policy. */
 static inline void fake_residual_end(struct pathcov_function *fn,
                                      uint64_t ppp, uint64_t bl) {
-  if (!fn->counters) { /* untested, stale */
+  if (!fn->counters || (fn->flags & PATHCOV_FN_TESTED_WORDS)) {
+    /* untested, stale; or a bytemap check the plugin's last pass made the
+     * word's alone */
     fake_residual_miss(fn, bl);
   } else if (fn->flags & PATHCOV_FN_SORTED) {
     __pathcov_residual_lookup(fn, bl);

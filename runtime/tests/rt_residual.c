@@ -61,6 +61,14 @@ FAKE_RESIDUAL_SEEN(fn_seen_atomic, "seen_atomic", 0xaaaaaaaaaaaaaaaaull, 64,
 static uint64_t words_untested[8];
 FAKE_RESIDUAL_SEEN(fn_words, "words_fn", 0xbbbbbbbbbbbbbbbbull, 8,
                    PATHCOV_FN_SEEN_WORDS, 0, 0, words_untested, 8);
+/* Tested words: a bytemap function (ids 0 and 2 tested) whose path ends
+ * only count in the words. */
+static const uint8_t tested_words_bytemap[4] = {1, 0, 1, 0};
+static uint64_t tested_words[4];
+FAKE_RESIDUAL_SEEN(fn_tested_words, "tested_words", 0xddddddddddddddddull, 4,
+                   PATHCOV_FN_BYTEMAP | PATHCOV_FN_SEEN_WORDS |
+                       PATHCOV_FN_TESTED_WORDS,
+                   tested_words_bytemap, 0, tested_words, 4);
 static uint64_t words_atomic[32];
 FAKE_RESIDUAL_SEEN(fn_words_atomic, "words_atomic", 0xccccccccccccccccull, 20,
                    PATHCOV_FN_SEEN_WORDS | PATHCOV_FN_ATOMIC, 0, 0,
@@ -119,7 +127,8 @@ static void print_slots(const char *name, const struct pathcov_function *fn) {
 /* A function's seen words, each as the runs it holds since the runtime
  * armed it (to PATHCOV_CONTEXT_PERIOD - 1, by default 2^20 - 1), or
  * "n?" where it went
- * negative: n runs the runtime is still to see (abi.h). */
+ * negative: n runs the runtime is still to see (abi.h), or "tn" for a
+ * tested path's word the runtime put out of reach, n runs since. */
 static void print_words(const char *name, const struct pathcov_function *fn) {
   const char *period = getenv("PATHCOV_CONTEXT_PERIOD");
   const uint64_t arm = (period ? strtoull(period, NULL, 10) : 1048576) - 1;
@@ -128,6 +137,8 @@ static void print_words(const char *name, const struct pathcov_function *fn) {
     uint64_t w = fn->seen[k];
     if (w >> 63)
       printf(" %llu?", (unsigned long long)-w);
+    else if (w > (uint64_t)INT64_MAX / 2)
+      printf(" t%llu", (unsigned long long)((uint64_t)INT64_MAX - w));
     else
       printf(" %llu", (unsigned long long)(w == 0 ? 0 : arm - w));
   }
@@ -161,9 +172,15 @@ static int seen(void) {
    * real). */
   words_untested[7] = UINT64_MAX - 1;
   repeat(&fn_words, 0, 7, 1); /* 1 call: entry 7, word 0 */
+  /* Tested paths' words go negative once, and are put out of reach: not
+   * recorded. */
+  repeat(&fn_tested_words, 0, 0, 5); /* tested: 1 call, word t4 */
+  repeat(&fn_tested_words, 0, 1, 3); /* 1 call: entry 1, word 2 */
+  repeat(&fn_tested_words, 0, 2, 1); /* tested: 1 call, word t0 */
   print_slots("seen", &fn_seen);
   print_slots("seen_array", &fn_seen_array);
   print_words("words", &fn_words);
+  print_words("tested_words", &fn_tested_words);
   fflush(stdout);
   pid_t child = fork();
   if (child < 0)

@@ -8,7 +8,7 @@
 
 #include <stdint.h>
 
-#define PATHCOV_ABI_VERSION 8
+#define PATHCOV_ABI_VERSION 9
 
 /* pathcov_function.flags */
 #define PATHCOV_FN_HASHED 1u /* ids go to __pathcov_record_path, no array */
@@ -71,6 +71,13 @@
  * else counts it (the counters stay 0). One increment, not two, where an
  * accessor is inlined. */
 #define PATHCOV_FN_CALLS_ARE_PATH 4096u
+/* Residual mode (ABI 9), with PATHCOV_FN_BYTEMAP and PATHCOV_FN_SEEN_WORDS:
+ * a path end may skip the bytemap and only count in the path's seen word,
+ * tested paths included (where the id is not known at compile time: the
+ * test would be a load and a branch, the word a subtraction and a branch,
+ * and a residual path took both). A tested path's word gone negative is
+ * set out of reach (INT64_MAX), never recorded: the bytemap says which. */
+#define PATHCOV_FN_TESTED_WORDS 8192u
 /* Residual mode, built with history=N (docs/residual-mode.md, "Path
  * history"): bits 16..20 hold log2 N, the ring a thread gets at its first
  * path end unless PATHCOV_HISTORY says otherwise (0: no history). */
