@@ -17,6 +17,7 @@
 #include "ProcessCalls.h"
 #include "ResidualLowering.h"
 #include "RuntimeDecls.h"
+#include "TestedWords.h"
 #include <unistd.h>
 
 int plugin_is_GPL_compatible;
@@ -495,5 +496,13 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  // After the optimizers have folded what they could (TestedWords.h): in
+  // residual mode, and in an LTO link, whose units carry their marks.
+  register_pass_info late;
+  late.pass = makeTestedWordsPass(g);
+  late.reference_pass_name = "optimized";
+  late.ref_pass_instance_number = 1;
+  late.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &late);
   return 0;
 }

@@ -47,10 +47,14 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   spec.numPaths = numPaths;
   spec.seenSlots = seenSlots ? seenSlotsFor(plan, numPaths) : 0;
   const bool seenWords = spec.seenSlots != 0 && spec.seenSlots >= numPaths;
+  // A path end the optimizers leave unsure of its id counts in its word
+  // straight away (abi.h, PATHCOV_FN_TESTED_WORDS): not with atomic counts,
+  // where the word's subtraction is a locked one.
+  const bool testedWords = seenWords && !atomic && lowering.pathEnd == PathEnd::CheckBytemap;
   spec.flags = kFlagResidual | lowering.flag | (plan.narrow ? kFlagNarrow : 0) |
                (plan.counted ? kFlagCounted : 0) | (atomic ? kFlagAtomic : 0) |
                (plan.multipliers.size() == 3 ? kFlagThreeChoices : 0) |
-               (seenWords ? kFlagSeenWords : 0);
+               (seenWords ? kFlagSeenWords : 0) | (testedWords ? kFlagTestedWords : 0);
   spec.tableSize = plan.tableSize;
   spec.numCounters = plan.table.size();
   spec.initialCounters = plan.table;
@@ -68,6 +72,7 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   }
   ends.seenSlots = spec.seenSlots;
   ends.seenWords = seenWords;
+  ends.testedWords = testedWords;
   ends.multipliers = plan.multipliers;
   return out;
 }

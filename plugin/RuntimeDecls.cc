@@ -2,6 +2,7 @@
 // GCC's headers.
 #include "Instrumenter.h"
 #include "RuntimeDecls.h"
+#include "TestedWords.h"
 
 namespace pathcov {
 
@@ -218,6 +219,8 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     DECL_INITIAL(counters) = build_string(
         spec.bytemap.size(), reinterpret_cast<const char *>(spec.bytemap.data()));
     TREE_TYPE(DECL_INITIAL(counters)) = type;
+    if (spec.flags & kFlagTestedWords)
+      markTestedWords(counters);
     finishVar(counters, nullptr);
   } else if (spec.numCounters) {
     // kFlagNarrow: uint32_t ids (kNoPath truncated to UINT32_MAX).

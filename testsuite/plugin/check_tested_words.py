@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""A bytemap function's path ends with ids the optimizers could not fold
+count in the path's seen word straight away, tested paths included
+(plugin/TestedWords.h, abi.h PATHCOV_FN_TESTED_WORDS):
+
+- after the pass, scan's loop (three routes, so its back edge's id is not
+  a constant) reads its bytemap nowhere, and keeps every miss it had;
+  constant's one path end, tested and folded, stays without code;
+- with atomic=1 the checks stay (the word's subtraction would be locked);
+- the field run takes tested paths thousands of times each, and untested
+  ones a few times: it reports exactly the untested ones, with their
+  counts (the runtime sets a tested path's word out of reach the first
+  time it goes negative, and never records it).
+
+usage: check_tested_words.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import glob
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import residual_oracle  # noqa: E402
+from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
+                     recorded_corpus)
+
+SOURCE = os.path.join(HERE, "tested_words.c")
+TESTS = ["1", "-1"]
+FIELD = ["1x3000", "-1x2000", "0", "1", "0", "0", "-1"]
+
+
+def function_dumps(flags, work, suffixes):
+    """{suffix: {function: its GIMPLE}} from the dumps `suffixes` of one
+    build of tested_words.c (all dumps: a plugin's pass has no option of its
+    own, as options are read before plugins load)."""
+    must(["gcc", "-O2", *flags, "-fdump-tree-all", "-c", SOURCE,
+          "-o", os.path.join(work, "tested_words.o")], "build", cwd=work)
+    dumps = {}
+    for suffix in suffixes:
+        [dump] = glob.glob(os.path.join(work, f"*.{suffix}"))
+        with open(dump) as f:
+            parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
+        dumps[suffix] = {part.split()[0]: part for part in parts}
+    return dumps
+
+
+def main():
+    plugin, runtime, pathcov, work = sys.argv[1:5]
+    fresh_directory(work)
+    corpus = recorded_corpus(plugin, runtime, pathcov, [SOURCE],
+                             fresh_directory(os.path.join(work, "tests")),
+                             os.path.join(work, "corpus.json"), args=TESTS)
+    executed = recorded_corpus(plugin, runtime, pathcov, [SOURCE],
+                               fresh_directory(os.path.join(work, "field")),
+                               os.path.join(work, "executed.json"), args=FIELD)
+    flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+             f"-fplugin-arg-pathcov-corpus={corpus}"]
+
+    dumps = function_dumps(flags, fresh_directory(os.path.join(work, "dumps")),
+                           ["optimized", "pathcov_tested_words"])
+    before, after = dumps["optimized"], dumps["pathcov_tested_words"]
+    words = "__pathcov_site_residual_word"
+    check("__pathcov_tested" in before.get("scan", ""),
+          "scan: a bytemap check the optimizers left", before.get("scan", ""))
+    check("__pathcov_tested" not in after.get("scan", "__pathcov_tested"),
+          "scan: no bytemap read after the pass", after.get("scan", ""))
+    check(before.get("scan", "").count(words) >= 1 and
+          after.get("scan", "").count(words) == before["scan"].count(words),
+          "scan: every miss kept", after.get("scan", ""))
+    check(words not in after.get("constant", words) and
+          "__pathcov_tested" not in after.get("constant", "__pathcov_tested"),
+          "constant: its tested path end folded, no code", after.get("constant", ""))
+
+    atomic = function_dumps([*flags, "-fplugin-arg-pathcov-atomic=1"],
+                            fresh_directory(os.path.join(work, "atomic")),
+                            ["pathcov_tested_words"])["pathcov_tested_words"]
+    check("__pathcov_tested" in atomic.get("scan", ""),
+          "atomic=1: scan keeps its bytemap check", atomic.get("scan", ""))
+
+    program = os.path.join(work, "residual")
+    must(["gcc", "-O2", *flags, SOURCE, "-o", program, runtime, "-lpthread"],
+         "residual link")
+    reports = fresh_directory(os.path.join(work, "reports"))
+    must([program, *FIELD], "field run",
+         env={**os.environ, "PATHCOV_REPORT_DIR": reports})
+    expected = residual_oracle.expected_residual(
+        residual_oracle.corpus_paths(executed), residual_oracle.corpus_paths(corpus))
+    wrong = residual_oracle.mismatches(
+        expected, residual_oracle.report_paths(residual_oracle.reports_in(reports)))
+    check(expected and not wrong,
+          "the field run's untested paths, exactly, with their counts", str(wrong))
+    return finish(FAILURES, "ok: unfolded bytemap checks count in the seen "
+                  "words, tested paths never reported")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
