@@ -86,6 +86,16 @@ def mismatches(expected, reported):
     return found
 
 
+def check_reports(executed_corpus, tested_corpus, reports_directory):
+    """The oracle on files: the paths the executed corpus ran that the
+    tested corpus did not, and the mismatches (above) of the reports in
+    `reports_directory` against them."""
+    expected = expected_residual(corpus_paths(executed_corpus),
+                                 corpus_paths(tested_corpus))
+    return expected, mismatches(
+        expected, report_paths(reports_in(reports_directory)))
+
+
 def summary(paths):
     return {"paths": sum(map(len, paths.values())),
             "functions": sum(1 for counts in paths.values() if counts),

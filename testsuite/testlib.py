@@ -82,6 +82,19 @@ def recorded_corpus(plugin, runtime, pathcov, sources, work, corpus, args=()):
     return corpus
 
 
+def residual_field_run(flags, sources, runtime, work, args):
+    """Links `sources` with the compiler flags `flags` (a residual build)
+    in `work`, runs the program once with `args` and returns the directory
+    its reports went to."""
+    program = os.path.join(work, "residual")
+    must(["gcc", "-O2", *flags, *sources, "-o", program, runtime, "-lpthread"],
+         "residual link")
+    reports = fresh_directory(os.path.join(work, "reports"))
+    must([program, *args], "field run",
+         env={**os.environ, "PATHCOV_REPORT_DIR": reports})
+    return reports
+
+
 def fresh_directory(path):
     """`path`, emptied, mode 0755: a directory the plugin trusts with its
     corpus index whatever the umask (docs/residual-mode.md)."""

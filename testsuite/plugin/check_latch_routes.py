@@ -28,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import residual_oracle  # noqa: E402
 from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
-                     recorded_corpus)
+                     recorded_corpus, residual_field_run)
 
 SOURCE = os.path.join(HERE, "latches.c")
 FUNCTIONS = ("two", "three", "four")
@@ -74,18 +74,9 @@ def main():
         check(found == expected, f"residual, tests {tests}: misses {expected}",
               str(found))
 
-        program = os.path.join(where, "residual")
-        must(["gcc", "-O2", *flags, SOURCE, "-o", program, runtime, "-lpthread"],
-             "residual link")
-        reports = fresh_directory(os.path.join(where, "reports"))
-        must([program, *FIELD], "field run",
-             env={**os.environ, "PATHCOV_REPORT_DIR": reports})
-        reported = residual_oracle.reports_in(reports)
-        expected_paths = residual_oracle.expected_residual(
-            residual_oracle.corpus_paths(executed),
-            residual_oracle.corpus_paths(corpus))
-        wrong = residual_oracle.mismatches(
-            expected_paths, residual_oracle.report_paths(reported))
+        reports = residual_field_run(flags, [SOURCE], runtime, where, FIELD)
+        expected_paths, wrong = residual_oracle.check_reports(executed, corpus,
+                                                             reports)
         check(not wrong and expected_paths,
               f"residual, tests {tests}: the field run's untested paths, exactly",
               str(wrong))

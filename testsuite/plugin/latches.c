@@ -1,5 +1,6 @@
 /* Loops whose iterations end at one latch after two, three or four
-   routes (the arms of an if chain): check_latch_routes.py. */
+   routes (the arms of an if chain): check_latch_routes.py,
+   check_tested_words.py. */
 #include <stdio.h>
 #include <stdlib.h>
 

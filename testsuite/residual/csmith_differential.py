@@ -114,12 +114,8 @@ def main():
         thinned_reports = os.path.join(d, "thinned-reports")
         if not same_output("thinned", "PATHCOV_REPORT_DIR", thinned_reports):
             continue
-        expected_paths = residual_oracle.expected_residual(
-            residual_oracle.corpus_paths(corpus),
-            residual_oracle.corpus_paths(thinned_corpus))
-        wrong = residual_oracle.mismatches(
-            expected_paths, residual_oracle.report_paths(
-                residual_oracle.reports_in(thinned_reports)))
+        expected_paths, wrong = residual_oracle.check_reports(
+            corpus, thinned_corpus, thinned_reports)
         if wrong:
             failures.append(f"seed {seed}: against the thinned corpus, "
                             f"(function, missing, extra, other count): {wrong[:5]}")
