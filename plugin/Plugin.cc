@@ -439,10 +439,18 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     error("pathcov: this plugin was built for GCC %s", gcc_version.basever);
     return 1;
   }
+  // After the optimizers have folded what they could (TestedWords.h),
+  // in every compilation, lto1's included: its units carry their marks.
+  register_pass_info late;
+  late.pass = makeTestedWordsPass(g);
+  late.reference_pass_name = "optimized";
+  late.ref_pass_instance_number = 1;
+  late.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &late);
   // lto1, -flto's link-time compiler (WPA, LTRANS, or both in one), reads
   // functions the compilations instrumented already, and runs no pass
-  // before "ssa": nothing to do and no corpus to read, so none to ask for
-  // (a link's flags need not repeat the corpus).
+  // before "ssa": nothing more to do and no corpus to read, so none to ask
+  // for (a link's flags need not repeat the corpus).
   if (strcmp(lang_hooks.name, "GNU GIMPLE") == 0)
     return 0;
   std::vector<PluginArgument> args;
@@ -496,13 +504,5 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   pass.ref_pass_instance_number = 1;
   pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
-  // After the optimizers have folded what they could (TestedWords.h): in
-  // residual mode, and in an LTO link, whose units carry their marks.
-  register_pass_info late;
-  late.pass = makeTestedWordsPass(g);
-  late.reference_pass_name = "optimized";
-  late.ref_pass_instance_number = 1;
-  late.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &late);
   return 0;
 }

@@ -7,6 +7,8 @@ count in the path's seen word straight away, tested paths included
   edge's id is not a constant) reads its bytemap nowhere, and keeps every
   miss it had;
 - with atomic=1 the check stays (the word's subtraction would be locked);
+- with -flto the pass runs in the link's compiler (lto1), the bytemap
+  marked in the units it reads;
 - the field run takes tested paths dozens of times each, and untested
   ones a few times: it reports exactly the untested ones, with their
   counts (the runtime sets a tested path's word out of reach the first
@@ -35,13 +37,16 @@ def function_dumps(flags, work, suffixes):
     own, as options are read before plugins load)."""
     must(["gcc", "-O2", *flags, "-fdump-tree-all", "-c", SOURCE,
           "-o", os.path.join(work, "latches.o")], "build", cwd=work)
-    dumps = {}
-    for suffix in suffixes:
-        [dump] = glob.glob(os.path.join(work, f"*.{suffix}"))
-        with open(dump) as f:
-            parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
-        dumps[suffix] = {part.split()[0]: part for part in parts}
-    return dumps
+    return {suffix: functions_in(os.path.join(work, f"*.{suffix}"))
+            for suffix in suffixes}
+
+
+def functions_in(pattern):
+    """{function: its GIMPLE} in the one dump file matching `pattern`."""
+    [dump] = glob.glob(pattern)
+    with open(dump) as f:
+        parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
+    return {part.split()[0]: part for part in parts}
 
 
 def main():
@@ -74,10 +79,16 @@ def main():
     check("__pathcov_tested" in atomic.get("three", ""),
           "atomic=1: three keeps its bytemap check", atomic.get("three", ""))
 
-    reports = residual_field_run(flags, [SOURCE], runtime, work, FIELD)
-    expected, wrong = residual_oracle.check_reports(executed, corpus, reports)
-    check(expected and not wrong,
-          "the field run's untested paths, exactly, with their counts", str(wrong))
+    for how, extra in (("", []), ("-flto: ", ["-flto", "-fdump-tree-all"])):
+        where = fresh_directory(os.path.join(work, "lto" if extra else "plain"))
+        reports = residual_field_run([*flags, *extra], [SOURCE], runtime, where, FIELD)
+        if extra:
+            linked = functions_in(os.path.join(where, "*.ltrans*.pathcov_tested_words"))
+            check("__pathcov_tested" not in linked.get("three", "__pathcov_tested"),
+                  "-flto: three reads no bytemap", linked.get("three", ""))
+        expected, wrong = residual_oracle.check_reports(executed, corpus, reports)
+        check(expected and not wrong, f"{how}the field run's untested paths, "
+              "exactly, with their counts", str(wrong))
     return finish(FAILURES, "ok: unfolded bytemap checks count in the seen "
                   "words, tested paths never reported")
 
