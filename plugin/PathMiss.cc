@@ -63,12 +63,14 @@ private:
 // (`jmp .+10`, spelled as bytes so that its size is fixed), where the stub
 // reads them: the call site loads no address and needs no register. The
 // stub's `ret $136` pops the value and steps back.
-std::string callStub(const char *stub, const std::string &value, int64_t offset,
-                     const std::string &fnOp) {
+std::string callStub(const char *stub, const std::string &value,
+                     const std::string &offset, const std::string &fnOp) {
   return "lea -128(%%rsp), %%rsp\n\tpush " + value + "\n\tcall " + stub +
-         "\n\t.byte 0xeb, 8\n\t.long %c" + fnOp.substr(1) + " - ., " +
-         std::to_string(offset);
+         "\n\t.byte 0xeb, 8\n\t.long %c" + fnOp.substr(1) + " - ., " + offset;
 }
+
+// An "i" operand's text as a constant (`%cN`).
+std::string constantText(const std::string &op) { return "%c" + op.substr(1); }
 
 std::string countSlot(bool atomic, const std::string &count) {
   return std::string("\n\tjmp 2f\n1:\n\t") + (atomic ? "lock " : "") +
@@ -116,6 +118,7 @@ SeenWord seenWord(tree seen, tree id) {
 // the offset apart (a constant id is pushed as an immediate): the miss
 // takes no register of its own. A repeated residual path costs the
 // subtraction and the branch.
+// Its operands, in this order, are what buildWordCallAsm reads back.
 gasm *buildWordMissAsm(const MissTables &tables, tree id) {
   AsmOperands asmOps;
   const SeenWord word = seenWord(tables.seen, id);
@@ -123,15 +126,51 @@ gasm *buildWordMissAsm(const MissTables &tables, tree id) {
   const std::string valueOp = asmOps.input("re", word.value);
   const std::string fnOp =
       asmOps.input("i", build_fold_addr_expr(tables.descriptor));
+  const std::string offsetOp =
+      asmOps.input("i", build_int_cst(ssizetype, word.offset));
   return asmOps.build(std::string(tables.atomic ? "lock " : "") + "subq $1, " +
                           wordOp + "\n\tjns 1f\n\t" +
-                          callStub(kResidualWordStub, valueOp, word.offset,
-                                   fnOp) +
+                          callStub(kResidualWordStub, valueOp,
+                                   constantText(offsetOp), fnOp) +
                           "\n1:",
                       true);
 }
 
+const char kWordMissStart[] = "subq $1, ";
+
 } // namespace
+
+bool isWordMissAsm(const gimple *stmt) {
+  const gasm *miss = dyn_cast<const gasm *>(stmt);
+  return miss && strncmp(gimple_asm_string(miss), kWordMissStart,
+                         sizeof kWordMissStart - 1) == 0 &&
+         strstr(gimple_asm_string(miss), kResidualWordStub) &&
+         gimple_asm_noutputs(miss) == 1 && gimple_asm_ninputs(miss) == 3;
+}
+
+tree wordOfMiss(const gasm *miss) {
+  return TREE_VALUE(gimple_asm_output_op(miss, 0));
+}
+
+gasm *buildWordCountAsm(const gasm *miss, tree negative) {
+  AsmOperands asmOps;
+  const std::string wordOp = asmOps.output("+m", unshare_expr(wordOfMiss(miss)));
+  asmOps.output("=@ccs", negative);
+  gasm *count = asmOps.build("subq $1, " + wordOp, true);
+  SSA_NAME_DEF_STMT(negative) = count;
+  return count;
+}
+
+gasm *buildWordCallAsm(const gasm *miss) {
+  AsmOperands asmOps;
+  // The runtime writes the word: an in-out operand, as in the miss.
+  asmOps.output("+m", unshare_expr(wordOfMiss(miss)));
+  const std::string valueOp = asmOps.input("re", TREE_VALUE(gimple_asm_input_op(miss, 0)));
+  const std::string fnOp = asmOps.input("i", TREE_VALUE(gimple_asm_input_op(miss, 1)));
+  const std::string offsetOp = asmOps.input("i", TREE_VALUE(gimple_asm_input_op(miss, 2)));
+  return asmOps.build(callStub(kResidualWordStub, valueOp, constantText(offsetOp), fnOp),
+                      true);
+}
 
 // One asm statement, not the three blocks of a GIMPLE version, because the
 // optimizers' time grows with blocks (bzip2's decompress.c compiled in
@@ -173,7 +212,7 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   }
   const std::string fnOp =
       asmOps.input("i", build_fold_addr_expr(tables.descriptor));
-  return asmOps.build(text + callStub(tables.stub, idOp, 0, fnOp) + tail, true);
+  return asmOps.build(text + callStub(tables.stub, idOp, "0", fnOp) + tail, true);
 }
 
 gasm *buildHistoryAsm(tree descriptor, tree id) {
@@ -195,7 +234,7 @@ gasm *buildHistoryAsm(tree descriptor, tree id) {
       load + "\n\tmovq (" + record + "), " + offset + "\n\taddq $16, (" +
           record + ")\n\tandq " + std::to_string(kHistoryMaskOffset) + "(" +
           record + "), " + offset + "\n\tjnz 1f\n\t" +
-          callStub(kHistoryStub, idOp, 0, fnOp) + "\n\tjmp 2f\n1:\n\tleaq " +
+          callStub(kHistoryStub, idOp, "0", fnOp) + "\n\tjmp 2f\n1:\n\tleaq " +
           entry + ", " + record + "\n\tmovq " + idOp + ", 8(" + record +
           ")\n\tleaq %c" + fnOp.substr(1) + "(%%rip), " + offset +
           "\n\tmovq " + offset + ", (" + record + ")\n2:",

@@ -50,6 +50,16 @@ constexpr uint64_t kRecordSeenSlots = 4096;
 // call`.
 gasm *buildMissAsm(const MissTables &tables, tree id);
 
+// A seen word's miss (buildMissAsm with seen words, not atomic), its word,
+// and the call alone that it makes once the word has gone negative, for
+// code that counts in the word itself (TestedWords.h).
+bool isWordMissAsm(const gimple *stmt);
+tree wordOfMiss(const gasm *miss);
+gasm *buildWordCallAsm(const gasm *miss);
+// The miss's subtraction alone, `negative` (a boolean SSA name) the sign
+// of the result.
+gasm *buildWordCountAsm(const gasm *miss, tree negative);
+
 // x86-64: path `id` of `descriptor` appended to the thread's path history
 // (abi.h, PATHCOV_HISTORY_*), as one asm statement: the record's offset
 // counted, and unless it falls on the ring's start (then the stub's call,

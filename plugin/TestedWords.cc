@@ -1,6 +1,9 @@
 #include "TestedWords.h"
 
+#include "PathMiss.h"
+
 #include "tree-cfg.h"
+#include "tree-into-ssa.h"
 #include "tree-ssa.h"
 
 namespace pathcov {
@@ -21,6 +24,60 @@ bool isBytemapByte(tree value) {
   tree base = get_base_address(gimple_assign_rhs1(def));
   return base && VAR_P(base) &&
          lookup_attribute(kTestedWordsAttribute, DECL_ATTRIBUTES(base));
+}
+
+// Whether a value `ref` uses is computed in `bb` (the optimizers sink into
+// a miss what only the miss uses).
+bool computedIn(tree ref, basic_block bb) {
+  auto inBlock = [](tree *t, int *, void *data) -> tree {
+    return TREE_CODE(*t) == SSA_NAME &&
+                   gimple_bb(SSA_NAME_DEF_STMT(*t)) == static_cast<basic_block>(data)
+               ? *t
+               : NULL_TREE;
+  };
+  return walk_tree(&ref, inBlock, bb, nullptr) != NULL_TREE;
+}
+
+// The word's miss in the block the check misses to (as the instrumentation
+// made it), whose word the check's block can address, or nullptr.
+gasm *wordMissIn(basic_block miss) {
+  if (!single_pred_p(miss))
+    return nullptr;
+  for (gimple_stmt_iterator gsi = gsi_start_bb(miss); !gsi_end_p(gsi); gsi_next(&gsi))
+    if (isWordMissAsm(gsi_stmt(gsi))) {
+      gasm *found = as_a<gasm *>(gsi_stmt(gsi));
+      return computedIn(wordOfMiss(found), miss) ? nullptr : found;
+    }
+  return nullptr;
+}
+
+// `check` (`byte != 0` or `byte == 0`) now tests the word: `w = word - 1;
+// word = w; if (w < 0)` goes to the miss, which only calls. The check's
+// block thus does what the miss's asm did, as plain code the compiler lays
+// out and duplicates like any other (one asm with the call inside it kept
+// luaV_execute's dispatch from being copied into each opcode's tail), and
+// the miss stays cold. Where the miss is not as the instrumentation made
+// it, the check goes to it whatever the byte.
+void countInWord(gcond *check, bool missOnTrue) {
+  edge onTrue, onFalse;
+  extract_true_false_edges_from_block(gimple_bb(check), &onTrue, &onFalse);
+  gasm *miss = wordMissIn((missOnTrue ? onTrue : onFalse)->dest);
+  if (!miss) {
+    if (missOnTrue)
+      gimple_cond_make_true(check);
+    else
+      gimple_cond_make_false(check);
+    update_stmt(check);
+    return;
+  }
+  gimple_stmt_iterator at = gsi_for_stmt(check);
+  tree negative = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_negative");
+  gsi_insert_before(&at, buildWordCountAsm(miss, negative), GSI_SAME_STMT);
+  gimple_cond_set_condition(check, missOnTrue ? NE_EXPR : EQ_EXPR, negative,
+                            boolean_false_node);
+  update_stmt(check);
+  gimple_stmt_iterator call = gsi_for_stmt(miss);
+  gsi_replace(&call, buildWordCallAsm(miss), true);
 }
 
 const pass_data kTestedWordsPassData = {
@@ -45,11 +102,7 @@ public:
       if (!isBytemapByte(byte))
         continue;
       // `byte != 0` is the tested way, `byte == 0` the miss's.
-      if (gimple_cond_code(check) == NE_EXPR)
-        gimple_cond_make_false(check);
-      else
-        gimple_cond_make_true(check);
-      update_stmt(check);
+      countInWord(check, gimple_cond_code(check) == EQ_EXPR);
       if (has_zero_uses(byte)) {
         gimple_stmt_iterator load = gsi_for_stmt(SSA_NAME_DEF_STMT(byte));
         gsi_remove(&load, true);
@@ -57,7 +110,10 @@ public:
       }
       changed = true;
     }
-    return changed ? TODO_cleanup_cfg : 0;
+    if (!changed)
+      return 0;
+    mark_virtual_operands_for_renaming(fun);
+    return TODO_cleanup_cfg | TODO_update_ssa_only_virtuals;
   }
 };
 
