@@ -15,9 +15,10 @@ namespace pathcov {
 void markTestedWords(tree bytemap);
 
 // A GIMPLE pass after the optimizers (after "optimized"): each check that
-// is still a load from a marked bytemap compared with 0 goes to its miss
-// whatever the byte, and the load goes. Checks that folded (the id known
-// at compile time) are gone by then, so they cost nothing as before.
+// is still a load from a marked bytemap compared with 0 becomes the word's
+// subtraction, its sign the branch to the miss, which keeps only the call;
+// the load goes. Checks that folded (the id known at compile time) are
+// gone by then, so they cost nothing as before.
 opt_pass *makeTestedWordsPass(gcc::context *ctx);
 
 } // namespace pathcov
