@@ -57,7 +57,6 @@ struct FunctionTables {
   tree seen = NULL_TREE;
   uint64_t seenSlots = 0;
   bool seenWords = false;
-  bool testedWords = false; // kFlagTestedWords
   // CheckHashed: the multipliers, one per slot an id may sit in.
   std::vector<uint64_t> multipliers;
   // Residual mode's history=N: every path end, checked or not, appends

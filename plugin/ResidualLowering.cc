@@ -72,7 +72,6 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   }
   ends.seenSlots = spec.seenSlots;
   ends.seenWords = seenWords;
-  ends.testedWords = testedWords;
   ends.multipliers = plan.multipliers;
   return out;
 }

@@ -199,7 +199,7 @@ std::string CorpusLookup::load(bool tryIndex) {
   const FileDescriptor lock(trusted ? lockIndexing(dir.get(), indexName_ + ".lock") : -1);
   const bool mayIndex = lock.ok();
   if (trusted && !mayIndex)
-    unindexed_ = "its indexing lock is someone else's";
+    unindexed_ = "its indexing lock is not a file of the user's own";
   if (mayIndex && tryIndex &&
       (index_ = mapTrustedIndex(dir.get(), indexName_, stamp, mapped_))) {
     source_ = Source::Index; // another compilation indexed it meanwhile

@@ -44,6 +44,18 @@ def residual(corpus, output, extra=(), env=None):
         return None
 
 
+def why_unindexed(corpus, output):
+    """What another compilation against `corpus` says of its index
+    (statistics, corpus_unindexed), or None."""
+    stats = output + ".stats"
+    if os.path.exists(stats):
+        os.remove(stats)
+    residual(corpus, output, [f"-fplugin-arg-pathcov-stats={stats}"])
+    if not os.path.exists(stats):
+        return None
+    return json.loads(open(stats).readline()).get("corpus_unindexed")
+
+
 def fnv1a(data):
     h = 0xcbf29ce484222325
     for byte in data:
@@ -209,6 +221,9 @@ def main():
     shared = setup_directory(os.path.join(work, "shared"), 0o777, corpus)
     same_object("directory writable by others", residual(shared, output),
                 output, reference)
+    reason = why_unindexed(shared, output)
+    check(reason == "its directory could be written by others",
+          "directory writable by others: the statistics say so", str(reason))
     check(not os.path.exists(shared + ".pathcov-cache"),
           "directory writable by others: no cache written")
     write_forged(shared + ".pathcov-cache", forged_cache(shared, good[:8]), shared)
@@ -226,6 +241,9 @@ def main():
     os.remove(sticky + ".pathcov-cache.lock")
     os.symlink(victims[0], sticky + ".pathcov-cache.lock")
     same_object("lock a link", residual(sticky, output), output, reference)
+    reason = why_unindexed(sticky, output)
+    check(reason == "its indexing lock is not a file of the user's own",
+          "lock a link: the statistics say so", str(reason))
     check(not os.path.exists(sticky + ".pathcov-cache"),
           "lock a link: no index written without the lock")
     check(open(victims[0], "rb").read() == b"secret\n" and
