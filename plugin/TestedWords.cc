@@ -3,6 +3,7 @@
 #include "PathMiss.h"
 
 #include "tree-cfg.h"
+#include "tree-ssa-dce.h"
 #include "tree-into-ssa.h"
 #include "tree-ssa.h"
 
@@ -13,17 +14,48 @@ namespace {
 // A space: no attribute a user can write.
 constexpr const char *kTestedWordsAttribute = "pathcov tested words";
 
-// Whether `value` is a byte of a marked bytemap: loaded from it by its
-// defining statement.
-bool isBytemapByte(tree value) {
-  if (TREE_CODE(value) != SSA_NAME)
-    return false;
-  const gimple *def = SSA_NAME_DEF_STMT(value);
+// Whether `def` loads from a marked bytemap.
+bool isBytemapLoad(const gimple *def) {
   if (!gimple_assign_load_p(def))
     return false;
   tree base = get_base_address(gimple_assign_rhs1(def));
   return base && VAR_P(base) &&
          lookup_attribute(kTestedWordsAttribute, DECL_ATTRIBUTES(base));
+}
+
+// Whether `value` is made of loads from marked bytemaps and 0s, merged by
+// PHIs (loop-carried ones included); counts the loads in `loads`.
+bool mergesBytemapBytes(tree value, hash_set<tree> &visited, unsigned &loads) {
+  if (integer_zerop(value))
+    return true;
+  if (TREE_CODE(value) != SSA_NAME)
+    return false;
+  if (visited.add(value))
+    return true;
+  const gimple *def = SSA_NAME_DEF_STMT(value);
+  if (const gphi *phi = dyn_cast<const gphi *>(def)) {
+    for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i)
+      if (!mergesBytemapBytes(gimple_phi_arg_def(phi, i), visited, loads))
+        return false;
+    return true;
+  }
+  const bool load = isBytemapLoad(def);
+  loads += load;
+  return load;
+}
+
+// Whether `value` is a byte of a marked bytemap: loaded from it, or merged
+// from such loads and 0, the byte of an untested id the optimizers knew on
+// that edge (PRE and jump threading make these in loops, such as zlib's
+// crc32_z's inner one, whose back edge then tested a flag in a register
+// before the word's subtraction, its id kept on the stack). A merge with a
+// 1, a tested id's byte, stays as it is: there the check costs a register
+// test where the word would cost a store.
+bool isBytemapByte(tree value) {
+  hash_set<tree> visited;
+  unsigned loads = 0;
+  return TREE_CODE(value) == SSA_NAME &&
+         mergesBytemapBytes(value, visited, loads) && loads != 0;
 }
 
 // Whether a value `ref` uses is computed in `bb` (the optimizers sink into
@@ -92,6 +124,7 @@ public:
 
   unsigned int execute(function *fun) override {
     bool changed = false;
+    auto_bitmap unused; // the bytes the checks read: their loads and merges go
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun) {
       gcond *check = safe_dyn_cast<gcond *>(last_stmt(bb));
@@ -103,15 +136,12 @@ public:
         continue;
       // `byte != 0` is the tested way, `byte == 0` the miss's.
       countInWord(check, gimple_cond_code(check) == EQ_EXPR);
-      if (has_zero_uses(byte)) {
-        gimple_stmt_iterator load = gsi_for_stmt(SSA_NAME_DEF_STMT(byte));
-        gsi_remove(&load, true);
-        release_ssa_name(byte);
-      }
+      bitmap_set_bit(unused, SSA_NAME_VERSION(byte));
       changed = true;
     }
     if (!changed)
       return 0;
+    simple_dce_from_worklist(unused);
     mark_virtual_operands_for_renaming(fun);
     return TODO_cleanup_cfg | TODO_update_ssa_only_virtuals;
   }

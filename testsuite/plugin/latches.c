@@ -1,6 +1,6 @@
 /* Loops whose iterations end at one latch after two, three or four
    routes (the arms of an if chain): check_latch_routes.py,
-   check_tested_words.py. */
+   check_tested_words.py; and an inner loop that runs v[0] - 1 times. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -43,11 +43,26 @@ __attribute__((noinline)) static int four(const int *v, int n) {
   return a;
 }
 
+/* The inner loop's back edge ends a path whose id is a constant, its
+   first iteration one whose id is not: where the tests never iterate it
+   (v[0] <= 2), GCC's PRE merges the byte the first iteration loads with the
+   back edge's known 0 (check_tested_words.py). */
+__attribute__((noinline)) static unsigned nested(const int *v, int n) {
+  unsigned c = 0;
+  for (int i = 0; i < n; i++) {
+    if (v[i] > 0)
+      c += 7;
+    for (int k = 1; k < v[0]; k++)
+      c ^= (unsigned)v[i] * (unsigned)k * 2654435761u;
+  }
+  return c;
+}
+
 int main(int argc, char **argv) {
   int v[64];
   int n = argc - 1 < 64 ? argc - 1 : 64;
   for (int i = 0; i < n; i++)
     v[i] = atoi(argv[i + 1]);
-  printf("%d %d %d\n", two(v, n), three(v, n), four(v, n));
+  printf("%d %d %d %u\n", two(v, n), three(v, n), four(v, n), nested(v, n));
   return 0;
 }
