@@ -1,7 +1,7 @@
 # Run by `cmake --install` (CMakeLists.txt): writes pathcov-record.specs and
 # pathcov-residual.specs into PREFIX/PATHCOV_SPECS_DIR (under DESTDIR) for
-# CMAKE_INSTALL_PREFIX, with the cc1_options of PATHCOV_GCC, the compiler
-# the plugin was built by.
+# CMAKE_INSTALL_PREFIX, with the cc1_options and cpp_options of PATHCOV_GCC,
+# the compiler the plugin was built by.
 function(pathcov_in_prefix dir out)
   if(IS_ABSOLUTE "${dir}")
     set(${out} "${dir}" PARENT_SCOPE)
@@ -16,11 +16,14 @@ set(PATHCOV_RUNTIME "${libdir}/libpathcov-rt.a")
 pathcov_in_prefix("${PATHCOV_SPECS_DIR}" specs_dir)
 execute_process(COMMAND "${PATHCOV_GCC}" -dumpspecs OUTPUT_VARIABLE specs
                 RESULT_VARIABLE failed)
-string(REGEX MATCH "\n\\*cc1_options:\n([^\n]*)" found "${specs}")
-if(failed OR NOT found)
-  message(FATAL_ERROR "no cc1_options in `${PATHCOV_GCC} -dumpspecs`")
-endif()
-set(GCC_CC1_OPTIONS "${CMAKE_MATCH_1}")
+foreach(spec cc1_options cpp_options)
+  string(REGEX MATCH "\n\\*${spec}:\n([^\n]*)" found "${specs}")
+  if(failed OR NOT found)
+    message(FATAL_ERROR "no ${spec} in `${PATHCOV_GCC} -dumpspecs`")
+  endif()
+  string(TOUPPER "GCC_${spec}" variable)
+  set(${variable} "${CMAKE_MATCH_1}")
+endforeach()
 # Packed relative relocations where the linker can (runtime/CMakeLists.txt).
 if(PATHCOV_PACK_RELATIVE_RELOCS)
   set(PATHCOV_LINK_OPTIONS "-z pack-relative-relocs")

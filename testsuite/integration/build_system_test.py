@@ -157,6 +157,42 @@ def check_errors(cc, specs, plugin, work, env):
         os.rename(plugin + ".away", plugin)
 
 
+def check_preprocessing(cc, specs, work, env):
+    """Preprocessing alone (an assembler source `.S`, gcc -E, -save-temps)
+    with pathcov's options in the flags, as Makefiles that pass CFLAGS to
+    `.S` files do: cc1 gets the options there too, and the spec files load
+    the plugin for it; -save-temps still instruments the compilation."""
+    corpus = os.path.join(work, "corpus.json")
+    assembler = os.path.join(work, "probe.S")
+    with open(assembler, "w", encoding="utf-8") as f:
+        f.write("#define RESULT 7\n\t.text\n\t.globl probe\nprobe:\n"
+                "\tmovl $RESULT, %eax\n\tret\n"
+                "\t.section .note.GNU-stack,\"\",@progbits\n")
+    source = os.path.join(work, "lib", "wordclass.c")
+    scratch = os.path.join(work, "preprocessing")
+    os.makedirs(scratch, exist_ok=True)
+    for mode, extra in (("residual", [f"-fplugin-arg-pathcov-corpus={corpus}"]),
+                        ("record", ["-fplugin-arg-pathcov-atomic=1"])):
+        flags = ["-O2", f"-specs={os.path.join(specs, f'pathcov-{mode}.specs')}",
+                 *extra]
+        for what, command in (
+                ("an assembler source", [cc, *flags, "-c", assembler, "-o",
+                                         os.path.join(scratch, "probe.o")]),
+                ("gcc -E", [cc, *flags, "-E", source, "-o",
+                            os.path.join(scratch, "wordclass.i")])):
+            r = subprocess.run(command, capture_output=True, text=True,
+                               env=env, cwd=scratch)
+            check(r.returncode == 0 and not r.stderr,
+                  f"{mode}: {what} with pathcov's options\n      {r.stderr.strip()}")
+        obj = os.path.join(scratch, "wordclass.o")
+        r = subprocess.run([cc, *flags, "-save-temps", "-c", source, "-o", obj],
+                           capture_output=True, text=True, env=env, cwd=scratch)
+        symbols = subprocess.run(["nm", obj], capture_output=True,
+                                 text=True).stdout if r.returncode == 0 else ""
+        check("__pathcov_" in symbols,
+              f"{mode}: -save-temps compiles and instruments\n      {r.stderr.strip()}")
+
+
 def has_packed_relocations(program):
     """Whether `program` has DT_RELR (readelf -d)."""
     r = must(["readelf", "-d", program], f"readelf -d {program}")
@@ -254,6 +290,7 @@ def main():
     check_reports(work, tested, executed)
     if args.errors:
         check_errors(args.cc, specs, plugin, work, env)
+        check_preprocessing(args.cc, specs, work, env)
         check_packed_relocations(args.cc, specs, work, env)
         check_lto_link(args.cc, specs, work, env)
     return finish(FAILURES, f"ok: {args.system}, record and residual, with "
