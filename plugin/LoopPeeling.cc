@@ -33,6 +33,26 @@ bool ordinaryLoop(class loop *loop) {
   return ordinary;
 }
 
+// Takes out the ends of scope (`v = {CLOBBER(eol)}`) of a peeled copy's
+// block. A variable declared in the loop's body ends its scope at the end
+// of each iteration; in the copy, that end comes before the loop, on
+// forward edges only, and -Wdangling-pointer then takes the loop's own uses
+// of its address for uses after its end (a new user's zstd build warned in
+// huf_decompress.c: -Werror builds would break). An end of scope only lets
+// the variable's stack slot be shared; the loop's own ends stay.
+void dropEndsOfScope(basic_block copy) {
+  for (gimple_stmt_iterator gsi = gsi_start_bb(copy); !gsi_end_p(gsi);) {
+    gimple *stmt = gsi_stmt(gsi);
+    if (gimple_clobber_p(stmt, CLOBBER_EOL)) {
+      unlink_stmt_vdef(stmt);
+      gsi_remove(&gsi, true);
+      release_defs(stmt);
+    } else {
+      gsi_next(&gsi);
+    }
+  }
+}
+
 // The loop `header` heads, or nullptr. loop_optimizer_init may have given
 // the loop a preheader by splitting its header (make_forwarder_block):
 // the block keeps the entering edges and the loop starts after it.
@@ -84,8 +104,11 @@ PeeledLoops peelFirstIterations(function *fun,
     // The copy went on the preheader edge: the loop is the original.
     basic_block *body = get_loop_body(loop);
     peeled.laterIterations.resize(last_basic_block_for_fn(fun), false);
-    for (unsigned i = 0; i < loop->num_nodes; ++i)
+    for (unsigned i = 0; i < loop->num_nodes; ++i) {
       peeled.laterIterations[body[i]->index] = true;
+      if (basic_block copy = get_bb_copy(body[i]))
+        dropEndsOfScope(copy);
+    }
     free(body);
   }
   free_original_copy_tables();
