@@ -1,7 +1,9 @@
 # Run by `cmake --install` (CMakeLists.txt): writes pathcov-record.specs and
 # pathcov-residual.specs into PREFIX/PATHCOV_SPECS_DIR (under DESTDIR) for
 # CMAKE_INSTALL_PREFIX, with the cc1_options and cpp_options of PATHCOV_GCC,
-# the compiler the plugin was built by.
+# the compiler the plugin was built by. Run by the build with
+# PATHCOV_PLUGIN, PATHCOV_RUNTIME and PATHCOV_SPECS_OUTPUT_DIR set instead:
+# the build tree's own spec files, naming its plugin and runtime.
 function(pathcov_in_prefix dir out)
   if(IS_ABSOLUTE "${dir}")
     set(${out} "${dir}" PARENT_SCOPE)
@@ -9,11 +11,13 @@ function(pathcov_in_prefix dir out)
     set(${out} "${CMAKE_INSTALL_PREFIX}/${dir}" PARENT_SCOPE)
   endif()
 endfunction()
-pathcov_in_prefix("${PATHCOV_PLUGIN_INSTALL_DIR}" plugin_dir)
-set(PATHCOV_PLUGIN "${plugin_dir}/pathcov.so")
-pathcov_in_prefix("${PATHCOV_LIBDIR}" libdir)
-set(PATHCOV_RUNTIME "${libdir}/libpathcov-rt.a")
-pathcov_in_prefix("${PATHCOV_SPECS_DIR}" specs_dir)
+if(NOT PATHCOV_SPECS_OUTPUT_DIR)
+  pathcov_in_prefix("${PATHCOV_PLUGIN_INSTALL_DIR}" plugin_dir)
+  set(PATHCOV_PLUGIN "${plugin_dir}/pathcov.so")
+  pathcov_in_prefix("${PATHCOV_LIBDIR}" libdir)
+  set(PATHCOV_RUNTIME "${libdir}/libpathcov-rt.a")
+  pathcov_in_prefix("${PATHCOV_SPECS_DIR}" specs_dir)
+endif()
 execute_process(COMMAND "${PATHCOV_GCC}" -dumpspecs OUTPUT_VARIABLE specs
                 RESULT_VARIABLE failed)
 foreach(spec cc1_options cpp_options)
@@ -40,8 +44,13 @@ foreach(PATHCOV_MODE record residual)
   else()
     set(PATHCOV_CC1_CHECK "")
   endif()
-  set(file "$ENV{DESTDIR}${specs_dir}/pathcov-${PATHCOV_MODE}.specs")
-  message(STATUS "Installing: ${file}")
-  configure_file("${PATHCOV_SPECS_TEMPLATE}" "${file}" @ONLY)
-  list(APPEND CMAKE_INSTALL_MANIFEST_FILES "${file}")
+  if(PATHCOV_SPECS_OUTPUT_DIR)
+    configure_file("${PATHCOV_SPECS_TEMPLATE}"
+                   "${PATHCOV_SPECS_OUTPUT_DIR}/pathcov-${PATHCOV_MODE}.specs" @ONLY)
+  else()
+    set(file "$ENV{DESTDIR}${specs_dir}/pathcov-${PATHCOV_MODE}.specs")
+    message(STATUS "Installing: ${file}")
+    configure_file("${PATHCOV_SPECS_TEMPLATE}" "${file}" @ONLY)
+    list(APPEND CMAKE_INSTALL_MANIFEST_FILES "${file}")
+  endif()
 endforeach()
