@@ -118,6 +118,15 @@ std::string pathLinesText(const FunctionMetadata &f, const PathDescription &p) {
   return text;
 }
 
+std::string functionHeading(const FunctionMetadata &f) {
+  std::string heading = f.file + ":" + std::to_string(f.line) + " " + f.name;
+  const std::string unit = f.tu + ":";
+  if (!f.tu.empty() && f.tu != f.file &&
+      f.identity.compare(0, unit.size(), unit) == 0)
+    heading += " (the copy in " + f.tu + ")";
+  return heading;
+}
+
 std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
   std::string text = pathLinesText(f, p);
   if (p.start != "entry" || p.end != "return")

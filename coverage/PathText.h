@@ -26,6 +26,12 @@ struct PathDescription {
   std::vector<PathStep> steps; // ENTRY and EXIT left out
 };
 
+// "file:line name", and "(the copy in unit.c)" for a static or inline
+// function of a header that each unit compiling it has its own copy of
+// (its identity is the unit's): zstd's 25 copies of MEM_isLittleEndian
+// read alike, some tested, some not.
+std::string functionHeading(const FunctionMetadata &f);
+
 PathDescription describePath(const FunctionMetadata &f,
                              const NumberedDag &numbered, uint64_t id);
 

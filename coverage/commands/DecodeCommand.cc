@@ -543,7 +543,7 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
         << "were dropped (the runtime's table of residual paths was full)\n";
   for (const DecodedFunction &fn : d.functions) {
     const FunctionMetadata &f = *fn.metadata;
-    out << "\n" << f.file << ":" << f.line << " " << f.name << ": "
+    out << "\n" << functionHeading(f) << ": "
         << plural(fn.paths.size(), "residual path", "residual paths") << "; ";
     if (fn.residual->policy == "untested")
       out << "the tests never ran this function\n";

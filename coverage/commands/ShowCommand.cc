@@ -166,7 +166,7 @@ void showText(const ShowOptions &options, const CorpusFunction &f,
               const FieldRuns &field, const SourceFiles &sources,
               std::ostream &out) {
   const FunctionMetadata &m = f.metadata;
-  out << m.file << ":" << m.line << " " << m.name << ": ";
+  out << functionHeading(m) << ": ";
   if (!m.skipped.empty()) {
     out << "not instrumented: " << m.skipped << "\n";
     return;

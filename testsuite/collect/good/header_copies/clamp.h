@@ -1,0 +1,9 @@
+/* A static inline function of a header: each unit that calls it compiles
+   its own copy, a function of its own (header_copies.py). */
+static inline int clamp(int v, int lo, int hi) {
+  if (v < lo)
+    return lo;
+  if (v > hi)
+    return hi;
+  return v;
+}
