@@ -188,9 +188,16 @@ bool onlyReturns(function *fun) {
     if (!call)
       continue;
     const int flags = gimple_call_flags(call);
-    if (!(gimple_call_internal_p(call) ||
-          gimple_call_builtin_p(call, BUILT_IN_NORMAL)) ||
-        !(flags & ECF_NOTHROW) || (flags & (ECF_NORETURN | ECF_RETURNS_TWICE)))
+    // A const or pure function that finishes cannot exit, longjmp or stay.
+    // GCC finds so (ipa-pure-const) function by function, callees first:
+    // by the time the early inliner has run on a function, for its callees
+    // (AccessorCounts.h asks then).
+    const bool finishes =
+        gimple_call_internal_p(call) ||
+        gimple_call_builtin_p(call, BUILT_IN_NORMAL) ||
+        ((flags & (ECF_CONST | ECF_PURE)) && !(flags & ECF_LOOPING_CONST_OR_PURE));
+    if (!finishes || !(flags & ECF_NOTHROW) ||
+        (flags & (ECF_NORETURN | ECF_RETURNS_TWICE)))
       return false;
   }
   return true;

@@ -52,8 +52,9 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths);
 bool enteredOnlyAbnormally(basic_block bb);
 
 // True if nothing in the function can leave it but a return: no call but
-// to builtins and internal functions that return and do not throw, no
-// statement that can throw (-fnon-call-exceptions).
+// to builtins, internal functions and functions known to be const or pure
+// and to finish (not looping), that return and do not throw, no statement
+// that can throw (-fnon-call-exceptions).
 bool onlyReturns(function *fun);
 
 } // namespace pathcov

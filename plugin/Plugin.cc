@@ -18,6 +18,7 @@
 #include "ResidualLowering.h"
 #include "RuntimeDecls.h"
 #include "TestedWords.h"
+#include "AccessorCounts.h"
 #include <unistd.h>
 
 int plugin_is_GPL_compatible;
@@ -297,6 +298,11 @@ private:
       pathEnds.checkedEnd = &noPathEnd;
     }
     pathEnds.seenSlots = spec.seenSlots;
+    // One path, but calls not known to return: decided again after the
+    // early inliner (AccessorCounts.h).
+    if (f.numPaths == 1 && !callsArePath && !kPaths && g.setjmpBlocks.empty() &&
+        !hashed)
+      noteOnePathFunction(fun, pathEnds.descriptor, pathEnds.counters);
     if (kPaths)
       pathEnds.kpaths = emitKPaths(pathEnds.descriptor, gOptions.k);
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);
@@ -465,6 +471,15 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   }
   if (help)
     fputs(kPluginHelp, stderr);
+  if (gOptions.mode == PluginMode::Record) {
+    register_pass_info accessors;
+    accessors.pass = makeAccessorCountsPass(g);
+    accessors.reference_pass_name = "einline";
+    accessors.ref_pass_instance_number = 1;
+    accessors.pos_op = PASS_POS_INSERT_AFTER;
+    register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr,
+                      &accessors);
+  }
   // The history's path ends are x86-64 assembly (PathMiss.h).
   if (gOptions.historyLog2 != 0 && !TARGET_64BIT) {
     error("pathcov: history=N needs an x86-64 target");

@@ -296,6 +296,16 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   return {descriptor, counters, seen};
 }
 
+void addDescriptorFlags(tree descriptor, uint64_t flags) {
+  tree field = descriptorField(TREE_TYPE(descriptor), DescriptorField::Flags);
+  unsigned i;
+  tree index, value;
+  FOR_EACH_CONSTRUCTOR_ELT(CONSTRUCTOR_ELTS(DECL_INITIAL(descriptor)), i, index, value)
+    if (index == field)
+      CONSTRUCTOR_ELT(DECL_INITIAL(descriptor), i)->value =
+          build_int_cstu(counterType(), tree_to_uhwi(value) | flags);
+}
+
 void emitMetadataOnly(const std::string &metadata) {
   emitMetadataRecord(metadata);
 }

@@ -64,6 +64,9 @@ struct FunctionTableTrees {
   tree seen; // residual mode's seen slots
 };
 
+// Sets `flags` in an emitted descriptor (before the unit is output).
+void addDescriptorFlags(tree descriptor, uint64_t flags);
+
 // Emits the counters, the seen slots, the metadata record in section
 // .debug_pathcov (not loaded; the tools read it), the descriptor and its
 // pointer in section pathcov_functions.

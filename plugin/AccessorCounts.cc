@@ -1,0 +1,73 @@
+// GimpleCfg.h first: the JSON library before GCC's headers.
+#include "GimpleCfg.h"
+
+#include "AccessorCounts.h"
+#include "Abi.h"
+#include "RuntimeDecls.h"
+
+#include <map>
+#include <utility>
+
+namespace pathcov {
+
+namespace {
+
+// Per function decl: its descriptor and counters. The varpool keeps the
+// trees alive (the descriptor is finalized and names the counters).
+std::map<tree, std::pair<tree, tree>> gOnePath;
+
+// Whether `stmt` is a count into `counters` (the path end's asm).
+bool countsInto(const gimple *stmt, tree counters) {
+  const gasm *count = dyn_cast<const gasm *>(stmt);
+  if (!count || gimple_asm_noutputs(count) == 0)
+    return false;
+  tree base = get_base_address(TREE_VALUE(gimple_asm_output_op(count, 0)));
+  return base == counters;
+}
+
+const pass_data kAccessorCountsPassData = {
+    GIMPLE_PASS, "pathcov_accessor_counts", OPTGROUP_NONE, TV_NONE,
+    PROP_cfg | PROP_ssa, 0, 0, 0, 0,
+};
+
+class AccessorCountsPass : public gimple_opt_pass {
+public:
+  explicit AccessorCountsPass(gcc::context *ctx)
+      : gimple_opt_pass(kAccessorCountsPassData, ctx) {}
+
+  bool gate(function *fun) override { return gOnePath.count(fun->decl) != 0; }
+
+  unsigned int execute(function *fun) override {
+    const auto found = gOnePath.find(fun->decl);
+    const auto [descriptor, counters] = found->second;
+    gOnePath.erase(found);
+    if (!onlyReturns(fun))
+      return 0;
+    basic_block bb;
+    FOR_EACH_BB_FN(bb, fun)
+    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
+      gimple *stmt = gsi_stmt(gsi);
+      if (countsInto(stmt, counters)) {
+        unlink_stmt_vdef(stmt);
+        gsi_remove(&gsi, true);
+        release_defs(stmt);
+      } else {
+        gsi_next(&gsi);
+      }
+    }
+    addDescriptorFlags(descriptor, kFlagCallsArePath);
+    return 0;
+  }
+};
+
+} // namespace
+
+void noteOnePathFunction(function *fun, tree descriptor, tree counters) {
+  gOnePath[fun->decl] = {descriptor, counters};
+}
+
+opt_pass *makeAccessorCountsPass(gcc::context *ctx) {
+  return new AccessorCountsPass(ctx);
+}
+
+} // namespace pathcov

@@ -1,0 +1,40 @@
+/* Functions of one path (check_accessor_counts.py): `width` calls the
+   accessor `get`, which the early inliner inlines, so that nothing is left
+   in `width` that could keep it from returning; `checked` calls
+   `must_be_positive`, which is kept out of line and may exit. */
+#include <stdio.h>
+#include <stdlib.h>
+
+struct box {
+  int w, h;
+};
+
+static int get(const struct box *b) { return b->w; }
+
+__attribute__((noinline)) static int width(const struct box *b) {
+  return get(b) * 2;
+}
+
+__attribute__((noinline)) static int must_be_positive(int v) {
+  if (v <= 0) {
+    printf("not positive: %d\n", v);
+    exit(3);
+  }
+  return v;
+}
+
+__attribute__((noinline)) static int checked(int v) {
+  return must_be_positive(v) + 1;
+}
+
+int main(int argc, char **argv) {
+  struct box b = {argc, 2};
+  long sum = 0;
+  for (int i = 0; i < 10; ++i)
+    sum += width(&b);
+  printf("%ld\n", sum);
+  for (int i = 1; i < argc; ++i)
+    sum += checked(atoi(argv[i]));
+  printf("%ld\n", sum);
+  return 0;
+}

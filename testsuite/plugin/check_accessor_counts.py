@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Record mode: a function of one path whose calls were all inlined by the
+early inliner counts its entries alone (PATHCOV_FN_CALLS_ARE_PATH, decided
+after "einline": plugin/AccessorCounts.h), and one whose call may exit
+keeps its path's count, on accessors.c:
+
+- width's path end count is gone after the pass (its own counters named
+  before, not after); checked's stays;
+- the profile is exact either way: width's path ran 10 times in 10 calls;
+  checked ran 3 times, its path completed twice (the third call exited in
+  must_be_positive, exit status 3).
+
+usage: check_accessor_counts.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+
+SOURCE = os.path.join(HERE, "accessors.c")
+
+
+def functions_in(pattern):
+    """{function: its GIMPLE} in the one dump file matching `pattern`."""
+    [dump] = glob.glob(pattern)
+    with open(dump) as f:
+        parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
+    return {part.split()[0]: part for part in parts}
+
+
+def own_counters(body):
+    """The path-end counts of the function's own counters in its GIMPLE:
+    `__pathcov_counters.N` for the N its descriptor names."""
+    return len(re.findall(r"addq \$1, %0\" : \"\+m\" __pathcov_counters", body))
+
+
+def main():
+    plugin, runtime, pathcov, work = sys.argv[1:5]
+    fresh_directory(work)
+    program = os.path.join(work, "accessors")
+    must(["gcc", "-O2", f"-fplugin={plugin}", "-fdump-tree-all", SOURCE,
+          "-o", program, runtime, "-lpthread"], "record build", cwd=work)
+    before = functions_in(os.path.join(work, "*.einline"))
+    after = functions_in(os.path.join(work, "*.pathcov_accessor_counts"))
+    check(own_counters(before.get("width", "")) == 1 and
+          own_counters(after.get("width", "x")) == 0,
+          "width: its path end's count gone after the early inliner",
+          after.get("width", ""))
+    check(own_counters(after.get("checked", "")) == 1,
+          "checked (its call may exit): its path end's count kept",
+          after.get("checked", ""))
+
+    profiles = os.path.join(work, "profiles")
+    r = subprocess.run([program, "5", "7", "-1"], capture_output=True, text=True,
+                       env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    check(r.returncode == 3, f"the program exited with 3 ({r.returncode})")
+    corpus = os.path.join(work, "corpus.json")
+    must([pathcov, "collect", "-o", corpus, profiles], "collect")
+    with open(corpus, encoding="utf-8") as f:
+        functions = {fn["name"]: fn for fn in json.load(f)["functions"]}
+    for name, calls, runs in (("width", 10, 10), ("checked", 3, 2)):
+        fn = functions.get(name, {})
+        counted = sum(p["count"] for p in fn.get("paths", []))
+        check(fn.get("calls") == calls and counted == runs,
+              f"{name}: {calls} calls, its path completed {runs} times "
+              f"(profile: {fn.get('calls')} calls, {counted} runs)")
+    return finish(FAILURES, "ok: accessors count their calls, exactly")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
