@@ -45,16 +45,9 @@ public:
       return 0;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
-    for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
-      gimple *stmt = gsi_stmt(gsi);
-      if (countsInto(stmt, counters)) {
-        unlink_stmt_vdef(stmt);
-        gsi_remove(&gsi, true);
-        release_defs(stmt);
-      } else {
-        gsi_next(&gsi);
-      }
-    }
+    removeStatements(bb, [counters = counters](const gimple *stmt) {
+      return countsInto(stmt, counters);
+    });
     addDescriptorFlags(descriptor, kFlagCallsArePath);
     return 0;
   }

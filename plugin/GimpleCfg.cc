@@ -203,6 +203,20 @@ bool onlyReturns(function *fun) {
   return true;
 }
 
+void removeStatements(basic_block bb,
+                      const std::function<bool(const gimple *)> &which) {
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);) {
+    gimple *stmt = gsi_stmt(gsi);
+    if (which(stmt)) {
+      unlink_stmt_vdef(stmt);
+      gsi_remove(&gsi, true);
+      release_defs(stmt);
+    } else {
+      gsi_next(&gsi);
+    }
+  }
+}
+
 bool enteredOnlyAbnormally(basic_block bb) {
   edge e;
   edge_iterator ei;

@@ -10,6 +10,8 @@
 
 #include "GccIncludes.h"
 
+#include <functional>
+
 #include <string>
 #include <vector>
 
@@ -47,6 +49,10 @@ ProjectPaths unitProjectPaths(const std::string &sourceRoot);
 
 // The function's identity fields of its metadata (docs/record-formats.md).
 FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths);
+
+// Removes the statements of `bb` that `which` picks (none that defines a
+// value still used: ends of scope, counts).
+void removeStatements(basic_block bb, const std::function<bool(const gimple *)> &which);
 
 // True if every way into the block is an abnormal edge.
 bool enteredOnlyAbnormally(basic_block bb);

@@ -1,3 +1,6 @@
+// GimpleCfg.h first: the JSON library before GCC's headers.
+#include "GimpleCfg.h"
+
 #include "LoopPeeling.h"
 
 #include "cfgloopmanip.h"
@@ -41,16 +44,9 @@ bool ordinaryLoop(class loop *loop) {
 // huf_decompress.c: -Werror builds would break). An end of scope only lets
 // the variable's stack slot be shared; the loop's own ends stay.
 void dropEndsOfScope(basic_block copy) {
-  for (gimple_stmt_iterator gsi = gsi_start_bb(copy); !gsi_end_p(gsi);) {
-    gimple *stmt = gsi_stmt(gsi);
-    if (gimple_clobber_p(stmt, CLOBBER_EOL)) {
-      unlink_stmt_vdef(stmt);
-      gsi_remove(&gsi, true);
-      release_defs(stmt);
-    } else {
-      gsi_next(&gsi);
-    }
-  }
+  removeStatements(copy, [](const gimple *stmt) {
+    return gimple_clobber_p(stmt, CLOBBER_EOL);
+  });
 }
 
 // The loop `header` heads, or nullptr. loop_optimizer_init may have given
