@@ -48,18 +48,16 @@ def main():
     check(r.returncode == 0, "a probe linked with CFLAGS alone (the record "
           "spec file) links", r.stderr)
 
-    tests = fresh_directory(os.path.join(work, "tests"))
-    build_and_run([record], tests, TESTS, "PATHCOV_PROFILE_DIR",
-                  os.path.join(tests, "profiles"))
-    corpus = os.path.join(work, "corpus.json")
-    must([pathcov, "collect", "-o", corpus, os.path.join(tests, "profiles")],
-         "collect the tests' profiles")
-    field = fresh_directory(os.path.join(work, "field"))
-    build_and_run([record], field, FIELD, "PATHCOV_PROFILE_DIR",
-                  os.path.join(field, "profiles"))
-    executed = os.path.join(work, "executed.json")
-    must([pathcov, "collect", "-o", executed, os.path.join(field, "profiles")],
-         "collect the field run")
+    def recorded(name, args):
+        """The corpus of the record build run once per argument in `args`."""
+        where = fresh_directory(os.path.join(work, name))
+        profiles = os.path.join(where, "profiles")
+        build_and_run([record], where, args, "PATHCOV_PROFILE_DIR", profiles)
+        corpus = os.path.join(work, f"{name}.json")
+        must([pathcov, "collect", "-o", corpus, profiles], f"collect {name}")
+        return corpus
+
+    corpus, executed = recorded("tests", TESTS), recorded("field", FIELD)
 
     release = fresh_directory(os.path.join(work, "release"))
     reports = os.path.join(release, "reports")
