@@ -24,18 +24,19 @@ bool isBytemapLoad(const gimple *def) {
 }
 
 // Whether `value` is made of loads from marked bytemaps and 0s, merged by
-// PHIs (loop-carried ones included); counts the loads in `loads`.
-bool mergesBytemapBytes(tree value, hash_set<tree> &visited, unsigned &loads) {
+// PHIs (loop-carried ones included); collects its SSA names in `names` and
+// counts the loads in `loads`.
+bool mergesBytemapBytes(tree value, hash_set<tree> &names, unsigned &loads) {
   if (integer_zerop(value))
     return true;
   if (TREE_CODE(value) != SSA_NAME)
     return false;
-  if (visited.add(value))
+  if (names.add(value))
     return true;
   const gimple *def = SSA_NAME_DEF_STMT(value);
   if (const gphi *phi = dyn_cast<const gphi *>(def)) {
     for (unsigned i = 0; i < gimple_phi_num_args(phi); ++i)
-      if (!mergesBytemapBytes(gimple_phi_arg_def(phi, i), visited, loads))
+      if (!mergesBytemapBytes(gimple_phi_arg_def(phi, i), names, loads))
         return false;
     return true;
   }
@@ -44,18 +45,39 @@ bool mergesBytemapBytes(tree value, hash_set<tree> &visited, unsigned &loads) {
   return load;
 }
 
-// Whether `value` is a byte of a marked bytemap: loaded from it, or merged
-// from such loads and 0, the byte of an untested id the optimizers knew on
-// that edge (PRE and jump threading make these in loops, such as zlib's
-// crc32_z's inner one, whose back edge then tested a flag in a register
-// before the word's subtraction, its id kept on the stack). A merge with a
-// 1, a tested id's byte, stays as it is: there the check costs a register
-// test where the word would cost a store.
-bool isBytemapByte(tree value) {
-  hash_set<tree> visited;
+// Whether nothing but `check` and their own merges reads `names`. The
+// optimizers may have used the byte for more than the check: uncprop put
+// it for the 0 it equals on the miss's side into a PHI of the user's
+// value after the miss (expat's setContext returned it: `return 0` on a
+// tested route that went through the miss became `return 1`).
+bool onlyCheckReads(hash_set<tree> &names, const gimple *check) {
+  for (tree name : names) {
+    imm_use_iterator uses;
+    gimple *use;
+    FOR_EACH_IMM_USE_STMT(use, uses, name) {
+      const gphi *phi = dyn_cast<const gphi *>(use);
+      if (use != check && !is_gimple_debug(use) &&
+          !(phi && names.contains(gimple_phi_result(phi))))
+        return false;
+    }
+  }
+  return true;
+}
+
+// Whether `check` tests a byte of a marked bytemap and nothing else reads
+// that byte: loaded from it, or merged from such loads and 0, the byte of
+// an untested id the optimizers knew on that edge (PRE and jump threading
+// make these in loops, such as zlib's crc32_z's inner one, whose back edge
+// then tested a flag in a register before the word's subtraction, its id
+// kept on the stack). A merge with a 1, a tested id's byte, stays as it
+// is: there the check costs a register test where the word would cost a
+// store.
+bool checksBytemapByte(const gcond *check) {
+  tree byte = gimple_cond_lhs(check);
+  hash_set<tree> names;
   unsigned loads = 0;
-  return TREE_CODE(value) == SSA_NAME &&
-         mergesBytemapBytes(value, visited, loads) && loads != 0;
+  return TREE_CODE(byte) == SSA_NAME && mergesBytemapBytes(byte, names, loads) &&
+         loads != 0 && onlyCheckReads(names, check);
 }
 
 // Whether a value `ref` uses is computed in `bb` (the optimizers sink into
@@ -132,7 +154,7 @@ public:
           (gimple_cond_code(check) != NE_EXPR && gimple_cond_code(check) != EQ_EXPR))
         continue;
       tree byte = gimple_cond_lhs(check);
-      if (!isBytemapByte(byte))
+      if (!checksBytemapByte(check))
         continue;
       // `byte != 0` is the tested way, `byte == 0` the miss's.
       countInWord(check, gimple_cond_code(check) == EQ_EXPR);

@@ -10,6 +10,10 @@ count in the path's seen word straight away, tested paths included
   GCC's PRE merges the byte its first iteration loads with its back
   edge's known 0 (a PHI); after it, that merged check reads no bytemap
   either;
+- failures.c: a check whose byte the optimizers also used for the return
+  value stays a check of that byte, so that the release build returns what
+  the plain build returns, on the tests' input (the buffer refusing to
+  grow: every route fails) and on others;
 - with atomic=1 the check stays (the word's subtraction would be locked);
 - with -flto the pass runs in the link's compiler (lto1), the bytemap
   marked in the units it reads;
@@ -31,6 +35,8 @@ from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E4
                      recorded_corpus, residual_field_run)
 
 SOURCE = os.path.join(HERE, "latches.c")
+FAILURES_SOURCE = os.path.join(HERE, "failures.c")
+FAILURES_RUNS = [["1", "x", "k;", "a=b"], ["0", "x", "k;", "a=b", "##", "k;a=1"]]
 TESTS = ["1", "-1"]
 FIELD = ["3"] + ["1"] * 29 + ["-1"] * 25 + ["0", "1", "0", "0", "-1"]
 
@@ -51,6 +57,29 @@ def functions_in(pattern):
     with open(dump) as f:
         parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
     return {part.split()[0]: part for part in parts}
+
+
+def check_same_results(plugin, runtime, pathcov, work):
+    """failures.c: the release build's output is the plain build's."""
+    corpus = recorded_corpus(plugin, runtime, pathcov, [FAILURES_SOURCE],
+                             fresh_directory(os.path.join(work, "failures-tests")),
+                             os.path.join(work, "failures-corpus.json"),
+                             args=["1", "x"])
+    where = fresh_directory(os.path.join(work, "failures"))
+    outputs = {}
+    for build, flags in (("plain", []),
+                         ("residual", [f"-fplugin={plugin}",
+                                       "-fplugin-arg-pathcov-mode=residual",
+                                       f"-fplugin-arg-pathcov-corpus={corpus}"])):
+        program = os.path.join(where, build)
+        must(["gcc", "-O2", *flags, FAILURES_SOURCE, "-o", program, runtime,
+              "-lpthread"], f"failures.c: {build} build")
+        outputs[build] = [must([program, *args], f"failures.c: {build} run",
+                               env={**os.environ, "PATHCOV_REPORT_DIR": where}).stdout
+                          for args in FAILURES_RUNS]
+    check(outputs["residual"] == outputs["plain"],
+          "failures.c: the release build returns what the plain build returns",
+          f"plain {outputs['plain']}, residual {outputs['residual']}")
 
 
 def main():
@@ -89,6 +118,8 @@ def main():
     check(nested_before.count(words) >= 1 and
           after.get("nested", "").count(words) == nested_before.count(words),
           "nested: every miss kept", after.get("nested", ""))
+
+    check_same_results(plugin, runtime, pathcov, work)
 
     atomic = function_dumps([*flags, "-fplugin-arg-pathcov-atomic=1"],
                             fresh_directory(os.path.join(work, "atomic")),
