@@ -24,8 +24,8 @@ bool isBytemapLoad(const gimple *def) {
 }
 
 // Whether `value` is made of loads from marked bytemaps and 0s, merged by
-// PHIs (loop-carried ones included); counts the loads in `loads` (`names`:
-// those seen).
+// PHIs (loop-carried ones included); collects its SSA names in `names` and
+// counts the loads in `loads`.
 bool mergesBytemapBytes(tree value, hash_set<tree> &names, unsigned &loads) {
   if (integer_zerop(value))
     return true;
@@ -45,9 +45,30 @@ bool mergesBytemapBytes(tree value, hash_set<tree> &names, unsigned &loads) {
   return load;
 }
 
-// Whether `check` tests a byte of a marked bytemap: loaded from it, or
-// merged from such loads and 0, the byte of an untested id the optimizers
-// knew on that edge (PRE and jump threading
+// Whether nothing but `check` and their own merges reads `names`. Sent
+// to the word, the check takes the miss on another condition; the code
+// on the two ways may differ only in what the optimizers knew of the
+// byte there, so it may differ only where it reads the byte. uncprop put
+// the byte for the 0 it equals on the miss's side into a PHI of the
+// user's value after the miss (expat's setContext returned it: `return
+// 0` on a tested route that went through the miss became `return 1`).
+bool onlyCheckReads(hash_set<tree> &names, const gimple *check) {
+  for (tree name : names) {
+    imm_use_iterator uses;
+    gimple *use;
+    FOR_EACH_IMM_USE_STMT(use, uses, name) {
+      const gphi *phi = dyn_cast<const gphi *>(use);
+      if (use != check && !is_gimple_debug(use) &&
+          !(phi && names.contains(gimple_phi_result(phi))))
+        return false;
+    }
+  }
+  return true;
+}
+
+// Whether `check` tests a byte of a marked bytemap and nothing else reads
+// that byte: loaded from it, or merged from such loads and 0, the byte of
+// an untested id the optimizers knew on that edge (PRE and jump threading
 // make these in loops, such as zlib's crc32_z's inner one, whose back edge
 // then tested a flag in a register before the word's subtraction, its id
 // kept on the stack). A merge with a 1, a tested id's byte, stays as it
@@ -58,7 +79,7 @@ bool checksBytemapByte(const gcond *check) {
   hash_set<tree> names;
   unsigned loads = 0;
   return TREE_CODE(byte) == SSA_NAME && mergesBytemapBytes(byte, names, loads) &&
-         loads != 0;
+         loads != 0 && onlyCheckReads(names, check);
 }
 
 // Whether a value `ref` uses is computed in `bb` (the optimizers sink into
@@ -86,50 +107,16 @@ gasm *wordMissIn(basic_block miss) {
   return nullptr;
 }
 
-// Whether the miss `toMiss` leads to rejoins the check's other way out
-// where that way goes, with the same values: then whether the miss runs
-// changes nothing but the miss, and the check may go to it on another
-// condition (the word's), or always. The instrumentation made it so; the
-// optimizers may have given the two ways different values for the code
-// after them: GCC's uncprop put the checked byte, on the miss's side, for
-// the 0 it equals there into the PHI of a function's return value (expat's
-// setContext then returned 1 on a tested route through the miss, where
-// plain -O2 returns 0).
-bool missRejoinsUnchanged(edge toMiss, edge other) {
-  basic_block miss = toMiss->dest;
-  if (!single_succ_p(miss) || single_succ(miss) != other->dest)
-    return false;
-  edge back = single_succ_edge(miss);
-  // (Memory's own PHI differs by the miss's asm: the word it counts in.)
-  for (gphi_iterator gsi = gsi_start_phis(other->dest); !gsi_end_p(gsi);
-       gsi_next(&gsi)) {
-    if (virtual_operand_p(gimple_phi_result(gsi.phi())))
-      continue;
-    // A miss that other routes enter too merges their values first.
-    tree missed = PHI_ARG_DEF_FROM_EDGE(gsi.phi(), back);
-    gimple *def = TREE_CODE(missed) == SSA_NAME ? SSA_NAME_DEF_STMT(missed) : nullptr;
-    if (def && gimple_code(def) == GIMPLE_PHI && gimple_bb(def) == miss)
-      missed = PHI_ARG_DEF_FROM_EDGE(def, toMiss);
-    if (!operand_equal_p(missed, PHI_ARG_DEF_FROM_EDGE(gsi.phi(), other), 0))
-      return false;
-  }
-  return true;
-}
-
 // `check` (`byte != 0` or `byte == 0`) now tests the word: `w = word - 1;
 // word = w; if (w < 0)` goes to the miss, which only calls. The check's
 // block thus does what the miss's asm did, as plain code the compiler lays
 // out and duplicates like any other (one asm with the call inside it kept
 // luaV_execute's dispatch from being copied into each opcode's tail), and
 // the miss stays cold. Where the miss is not as the instrumentation made
-// it, the check goes to it whatever the byte. False, and nothing changed,
-// where the miss does not rejoin the other way unchanged.
-bool countInWord(gcond *check, bool missOnTrue) {
+// it, the check goes to it whatever the byte.
+void countInWord(gcond *check, bool missOnTrue) {
   edge onTrue, onFalse;
   extract_true_false_edges_from_block(gimple_bb(check), &onTrue, &onFalse);
-  if (!missRejoinsUnchanged(missOnTrue ? onTrue : onFalse,
-                            missOnTrue ? onFalse : onTrue))
-    return false;
   gasm *miss = wordMissIn((missOnTrue ? onTrue : onFalse)->dest);
   if (!miss) {
     if (missOnTrue)
@@ -137,7 +124,7 @@ bool countInWord(gcond *check, bool missOnTrue) {
     else
       gimple_cond_make_false(check);
     update_stmt(check);
-    return true;
+    return;
   }
   gimple_stmt_iterator at = gsi_for_stmt(check);
   tree negative = make_temp_ssa_name(boolean_type_node, nullptr, "pathcov_negative");
@@ -147,7 +134,6 @@ bool countInWord(gcond *check, bool missOnTrue) {
   update_stmt(check);
   gimple_stmt_iterator call = gsi_for_stmt(miss);
   gsi_replace(&call, buildWordCallAsm(miss), true);
-  return true;
 }
 
 const pass_data kTestedWordsPassData = {
@@ -173,8 +159,7 @@ public:
       if (!checksBytemapByte(check))
         continue;
       // `byte != 0` is the tested way, `byte == 0` the miss's.
-      if (!countInWord(check, gimple_cond_code(check) == EQ_EXPR))
-        continue;
+      countInWord(check, gimple_cond_code(check) == EQ_EXPR);
       bitmap_set_bit(unused, SSA_NAME_VERSION(byte));
       changed = true;
     }
