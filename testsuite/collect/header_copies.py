@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(HERE))
 from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
                      recorded_corpus, residual_field_run)
 
-SOURCES = [os.path.join(HERE, "good", "header_copies", f)
+SOURCES = [os.path.join(HERE, "header_copies_src", f)
            for f in ("low.c", "high.c")]
 
 
