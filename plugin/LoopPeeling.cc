@@ -4,6 +4,7 @@
 #include "LoopPeeling.h"
 
 #include "cfgloopmanip.h"
+#include "tree-eh.h"
 #include "cfghooks.h"
 #include "tree-inline.h"
 #include "tree-into-ssa.h"
@@ -15,8 +16,11 @@ namespace pathcov {
 namespace {
 
 // Whether duplicating `loop` keeps every edge of it an ordinary one:
-// abnormal edges (setjmp receivers, computed and nonlocal gotos) and
-// irreducible regions stay as they are, with their code as placed.
+// abnormal edges (setjmp receivers, computed and nonlocal gotos),
+// exceptions' edges and irreducible regions stay as they are, with their
+// code as placed. (A copy of a try/catch in the body shares its EH
+// regions with the original, and GCC's ehdisp pass then crashed: a new
+// user's yaml-cpp tests, `for (...) try { load(i); } catch (...) {...}`.)
 bool ordinaryLoop(class loop *loop) {
   basic_block *body = get_loop_body(loop);
   bool ordinary = true;
@@ -26,10 +30,16 @@ bool ordinaryLoop(class loop *loop) {
     edge e;
     edge_iterator ei;
     FOR_EACH_EDGE(e, ei, body[i]->succs)
-      if (e->flags & (EDGE_ABNORMAL | EDGE_IRREDUCIBLE_LOOP))
+      if (e->flags & (EDGE_ABNORMAL | EDGE_EH | EDGE_IRREDUCIBLE_LOOP))
         ordinary = false;
     FOR_EACH_EDGE(e, ei, body[i]->preds)
-      if (e->flags & EDGE_ABNORMAL)
+      if (e->flags & (EDGE_ABNORMAL | EDGE_EH))
+        ordinary = false;
+    for (gimple_stmt_iterator gsi = gsi_start_bb(body[i]); !gsi_end_p(gsi);
+         gsi_next(&gsi))
+      if (gimple_code(gsi_stmt(gsi)) == GIMPLE_EH_DISPATCH ||
+          gimple_code(gsi_stmt(gsi)) == GIMPLE_RESX ||
+          lookup_stmt_eh_lp(gsi_stmt(gsi)) != 0)
         ordinary = false;
   }
   free(body);

@@ -2,7 +2,7 @@
    loop the tests run 4 times per entry is peeled in residual mode, and its
    first iteration's copy must not make GCC's -Wdangling-pointer take the
    loop's uses of the address for uses after the variable's scope
-   (check_peeling_warnings.py; zstd's huf_decompress.c had the shape). */
+   (check_peeling.py; zstd's huf_decompress.c had the shape). */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
