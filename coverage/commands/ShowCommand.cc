@@ -37,11 +37,49 @@ struct ShowOptions {
   std::string output = "-";
 };
 
+// A C++ function's name as people write it: "void YAML::Scanner::Scan(int)"
+// is "YAML::Scanner::Scan", without its return type and parameters (a C
+// function's name is that already). An operator's symbol may hold any of
+// the brackets: its parameters start after it.
+std::string writtenName(const std::string &printable) {
+  size_t op = printable.find("operator");
+  if (op != std::string::npos && op > 0 && printable[op - 1] != ' ' &&
+      printable[op - 1] != ':')
+    op = std::string::npos;
+  size_t end = printable.size();
+  if (op != std::string::npos) {
+    const size_t symbol = op + 8 + (printable.compare(op + 8, 2, "()") == 0 ? 2 : 0);
+    end = std::min(end, printable.find('(', symbol));
+  }
+  int depth = 0;
+  size_t start = 0;
+  const size_t scan = op == std::string::npos ? end : op;
+  for (size_t i = 0; i < scan; ++i) {
+    const char c = printable[i];
+    if (c == '<')
+      ++depth;
+    else if (c == '>' && depth > 0)
+      --depth;
+    else if (c == ' ' && depth == 0)
+      start = i + 1;
+    else if (c == '(' && depth == 0 && op == std::string::npos && i > start) {
+      end = i;
+      break;
+    }
+  }
+  return printable.substr(start, end - start);
+}
+
 bool selected(const ShowOptions &options, const FunctionMetadata &f) {
   if (options.functions.empty())
     return true;
+  const std::string written = writtenName(f.name);
+  const size_t scope = written.rfind("::");
+  const std::string unqualified =
+      scope == std::string::npos ? written : written.substr(scope + 2);
   for (const std::string &glob : options.functions)
-    for (const std::string *name : {&f.identity, &f.name, &f.assemblerName})
+    for (const std::string *name :
+         {&f.identity, &f.name, &f.assemblerName, &written, &unqualified})
       if (fnmatch(glob.c_str(), name->c_str(), 0) == 0)
         return true;
   return false;
@@ -369,8 +407,9 @@ void addShowCommand(CLI::App &app, int &exitCode) {
   show->add_option("CORPUS", options->corpus, "A corpus from pathcov collect")
       ->required();
   show->add_option("-f,--function", options->functions,
-                   "Only functions whose identity, name or assembler name "
-                   "matches this fnmatch(3) pattern; repeatable");
+                   "Only functions whose identity, name (with or without "
+                   "its scope, return type and parameters) or assembler "
+                   "name matches this fnmatch(3) pattern; repeatable");
   show->add_option("-p,--path", options->paths,
                    "Show these Ball-Larus path ids; repeatable");
   auto *untested = show->add_flag_callback(
