@@ -12,9 +12,10 @@ namespace pathcov {
 
 namespace {
 
-// Per function decl: its descriptor and counters. The varpool keeps the
-// trees alive (the descriptor is finalized and names the counters).
-std::map<tree, std::pair<tree, tree>> gOnePath;
+// Per function (DECL_UID: never reused, unlike a collected decl's
+// address): its descriptor and counters. The varpool keeps those alive
+// (the descriptor is finalized and names the counters).
+std::map<unsigned, std::pair<tree, tree>> gOnePath;
 
 // Whether `stmt` is a count into `counters` (the path end's asm).
 bool countsInto(const gimple *stmt, tree counters) {
@@ -35,10 +36,12 @@ public:
   explicit AccessorCountsPass(gcc::context *ctx)
       : gimple_opt_pass(kAccessorCountsPassData, ctx) {}
 
-  bool gate(function *fun) override { return gOnePath.count(fun->decl) != 0; }
+  bool gate(function *fun) override {
+    return gOnePath.count(DECL_UID(fun->decl)) != 0;
+  }
 
   unsigned int execute(function *fun) override {
-    const auto found = gOnePath.find(fun->decl);
+    const auto found = gOnePath.find(DECL_UID(fun->decl));
     const auto [descriptor, counters] = found->second;
     gOnePath.erase(found);
     if (!onlyReturns(fun))
@@ -56,7 +59,7 @@ public:
 } // namespace
 
 void noteOnePathFunction(function *fun, tree descriptor, tree counters) {
-  gOnePath[fun->decl] = {descriptor, counters};
+  gOnePath[DECL_UID(fun->decl)] = {descriptor, counters};
 }
 
 opt_pass *makeAccessorCountsPass(gcc::context *ctx) {
