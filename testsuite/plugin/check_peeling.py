@@ -9,9 +9,9 @@ the untested paths:
   after the copy's end of the variable's scope. The loop must be peeled
   (the statistics); the field run takes the early return at i == 99,
   which the tests never took.
-- loop_catch.cc's loop body is a try/catch: a copy would share its
-  exception regions (GCC's ehdisp pass crashed), so it is not peeled, and
-  the build must succeed. The field run does not enter the loop.
+- loop_catch.cc's loop body is a try/catch: a copy of its exception
+  dispatch made GCC's ehdisp pass crash, so it is not peeled, and the
+  build must succeed. The field run does not enter the loop.
 
 usage: check_peeling.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json

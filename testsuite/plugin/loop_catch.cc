@@ -1,6 +1,6 @@
 // A loop whose body is a try/catch, which the tests run 4 times per entry
-// (check_peeling.py): its first iteration is not peeled, since a copy would
-// share the body's exception regions (GCC's ehdisp pass crashed on a new
+// (check_peeling.py): its first iteration is not peeled, since a copy of
+// the catch's exception dispatch made GCC's ehdisp pass crash (a new
 // user's yaml-cpp tests).
 #include <cstdio>
 #include <cstdlib>
