@@ -11,7 +11,6 @@
 #include "GccIncludes.h"
 
 #include <functional>
-
 #include <string>
 #include <vector>
 

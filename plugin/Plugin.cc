@@ -10,6 +10,7 @@
 #include "pathcov/core/Chords.h"
 #include "pathcov/core/Dag.h"
 
+#include "AccessorCounts.h"
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
@@ -18,7 +19,6 @@
 #include "ResidualLowering.h"
 #include "RuntimeDecls.h"
 #include "TestedWords.h"
-#include "AccessorCounts.h"
 #include <unistd.h>
 
 int plugin_is_GPL_compatible;
