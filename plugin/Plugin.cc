@@ -189,6 +189,14 @@ static bool isUserCode(tree decl) {
            (DECL_STATIC_CONSTRUCTOR(decl) || DECL_STATIC_DESTRUCTOR(decl)));
 }
 
+// Defined in a system header, where the function's name was written (a
+// macro's expansion point, as DECL_SOURCE_FILE names it).
+static bool inSystemHeader(tree decl) {
+  return in_system_header_at(linemap_resolve_location(
+      line_table, DECL_SOURCE_LOCATION(decl), LRK_MACRO_EXPANSION_POINT,
+      nullptr));
+}
+
 class PathProfilingPass : public gimple_opt_pass {
 public:
   explicit PathProfilingPass(gcc::context *ctx)
@@ -196,6 +204,7 @@ public:
 
   bool gate(function *fun) override {
     return fun->cfg && !seen_error() && isUserCode(fun->decl) &&
+           (gOptions.systemHeaders || !inSystemHeader(fun->decl)) &&
            gOptions.wantsFile(DECL_SOURCE_FILE(fun->decl)
                                   ? DECL_SOURCE_FILE(fun->decl)
                                   : "");

@@ -69,6 +69,8 @@ const char *const kPluginHelp =
     "  include-function=GLOBS instrument only matching functions (assembler\n"
     "                         or printable name)\n"
     "  exclude-function=GLOBS never instrument matching functions\n"
+    "  system-headers[=0|1]   also instrument functions defined in system\n"
+    "                         headers (the C++ library's templates) (0)\n"
     "  warn-skipped[=0|1]     warn about functions left uninstrumented (1)\n"
     "  help                   print this text\n"
     "GLOBS is a comma-separated list of fnmatch(3) patterns.\n";
@@ -228,6 +230,9 @@ std::string parsePluginArguments(const std::vector<PluginArgument> &args,
       options.k = unsigned(k);
     } else if (arg.key == "warn-skipped") {
       if (!parseFlag(arg.value, options.warnSkipped))
+        return bad + ": expected 0 or 1";
+    } else if (arg.key == "system-headers") {
+      if (!parseFlag(arg.value, options.systemHeaders))
         return bad + ": expected 0 or 1";
     } else if (arg.key == "include-file") {
       options.includeFiles = splitCommas(arg.value);

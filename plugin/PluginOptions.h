@@ -39,6 +39,10 @@ struct PluginOptions {
   // activation (k=N, k-BLPP); 1: paths alone.
   unsigned k = 1;
   bool warnSkipped = true;
+  // Instrument functions defined in system headers (the C++ library's
+  // templates, gtest's when installed): off, as in clang's source-based
+  // coverage, since they are not the project's code and cost the most.
+  bool systemHeaders = false;
   // fnmatch(3) patterns, matched against the source file and against both
   // the assembler and the printable name of each function.
   std::vector<std::string> includeFiles, excludeFiles;
