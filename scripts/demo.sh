@@ -35,7 +35,7 @@ echo "== 3. pathcov collect: profiles -> the tested-path corpus"
 echo "   $out/corpus.json"
 
 echo "== 4. pathcov show: path coverage per function"
-"$pathcov" show --summary "$out/corpus.json" | sed "s|$out/calc/||"
+"$pathcov" show --summary --by-function "$out/corpus.json" | sed "s|$out/calc/||"
 
 echo "== 5. Paths of term() the tests ran, and those they never ran"
 "$pathcov" show -f term "$out/corpus.json" | sed "s|$out/calc/||"

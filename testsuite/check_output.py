@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Runs a pathcov command and checks its exit code and what it wrote.
 
-usage: check_gate.py --exit-code N [--contains TEXT]... [--lacks TEXT]...
-                     [--output FILE] [--schema SCHEMA] [--json KEY=VALUE]...
-                     -- COMMAND...
+usage: check_output.py --exit-code N [--contains TEXT]... [--lacks TEXT]...
+                       [--stderr-contains TEXT]... [--output FILE]
+                       [--schema SCHEMA] [--json KEY=VALUE]... -- COMMAND...
 
 The command must exit with N. What it wrote - FILE if given (the command's
 -o), else its standard output - must contain every TEXT and no --lacks
-TEXT. With --schema it must be JSON valid against SCHEMA (draft 2020-12),
+TEXT; its standard error every --stderr-contains TEXT. With --schema it must be JSON valid against SCHEMA (draft 2020-12),
 and each --json KEY=VALUE (KEY: dot-separated, VALUE: JSON) must hold.
 """
 import argparse
@@ -24,6 +24,7 @@ def main():
     parser.add_argument("--exit-code", type=int, required=True)
     parser.add_argument("--contains", action="append", default=[])
     parser.add_argument("--lacks", action="append", default=[])
+    parser.add_argument("--stderr-contains", action="append", default=[])
     parser.add_argument("--output")
     parser.add_argument("--schema")
     parser.add_argument("--json", action="append", default=[])
@@ -49,6 +50,9 @@ def main():
     for text in args.contains:
         if text not in written:
             failures.append(f"output lacks {text!r}")
+    for text in args.stderr_contains:
+        if text not in run.stderr:
+            failures.append(f"standard error lacks {text!r}")
     for text in args.lacks:
         if text in written:
             failures.append(f"output has {text!r}")

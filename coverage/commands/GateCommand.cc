@@ -4,8 +4,9 @@
 #include "GateCommand.h"
 
 #include "ExitCodes.h"
-#include "Percent.h"
+#include "FileFilter.h"
 #include "FileIo.h"
+#include "Percent.h"
 
 #include "pathcov/core/Checked.h"
 #include "pathcov/core/LoopTransitions.h"
@@ -42,6 +43,7 @@ struct GateOptions {
   uint64_t maxUntestedFunctions = 0;
   bool noNewUntested = false;
   bool noNewResidual = false;
+  FileFilter files; // both corpora's
   std::string format = "text";
   std::string output = "-";
   // Which thresholds are set (by a flag or the config file).
@@ -56,6 +58,7 @@ struct GateFlags {
   CLI::Option *baseline, *failUnderPaths, *failUnderFunctionPaths,
       *failUnderKPaths, *pathBound, *maxUntestedFunctions, *noNewUntested,
       *noNewResidual, *format;
+  FileFilterFlags files;
 };
 
 std::string trim(const std::string &s) {
@@ -63,6 +66,16 @@ std::string trim(const std::string &s) {
   if (begin == std::string::npos)
     return "";
   return s.substr(begin, s.find_last_not_of(" \t\r") - begin + 1);
+}
+
+// "a, b" -> {"a", "b"}: a config file's list (the plugin's GLOBS).
+std::vector<std::string> splitList(const std::string &value) {
+  std::vector<std::string> items;
+  std::istringstream in(value);
+  for (std::string item; std::getline(in, item, ',');)
+    if (!trim(item).empty())
+      items.push_back(trim(item));
+  return items;
 }
 
 double parsePercent(const std::string &key, const std::string &value) {
@@ -164,6 +177,14 @@ void applyConfig(GateOptions &o, const GateFlags &flags) {
         const bool v = parseBool(key, value);
         if (!flags.noNewResidual->count())
           o.noNewResidual = v;
+      } else if (key == "include-file" || key == "exclude-file") {
+        const std::vector<std::string> globs = splitList(value);
+        if (globs.empty())
+          throw UsageError(key + ": expected fnmatch(3) patterns");
+        if (key == "include-file" && !flags.files.include->count())
+          o.files.include = globs;
+        if (key == "exclude-file" && !flags.files.exclude->count())
+          o.files.exclude = globs;
       } else if (key == "format") {
         if (value != "text" && value != "json" && value != "markdown")
           throw UsageError(key + ": expected text, json or markdown, got \"" +
@@ -187,9 +208,10 @@ struct LoadedCorpus {
   FieldRuns field;
 };
 
-LoadedCorpus load(const std::string &path) {
+LoadedCorpus load(const std::string &path, const FileFilter &files) {
   // Not readJsonFile: runGate names the file in every message itself.
   LoadedCorpus loaded{readCorpus(readJson(path)), {}};
+  keepWantedFiles(loaded.corpus, files);
   loaded.field = fieldRunsByFunction(loaded.corpus);
   return loaded;
 }
@@ -585,6 +607,11 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
   out << "corpus: " << displayName(o.corpus);
   if (!o.baseline.empty())
     out << ", baseline: " << displayName(o.baseline);
+  for (const auto &[option, globs] :
+       {std::pair{"--include-file", &o.files.include},
+        std::pair{"--exclude-file", &o.files.exclude}})
+    for (const std::string &glob : *globs)
+      out << ", " << option << " " << glob;
   out << "\n" << r.functions.size() << " instrumented functions ("
       << r.skipped << " not instrumented), " << r.inBound
       << " within the path bound of " << o.pathBound << ", " << r.aboveBound
@@ -862,14 +889,18 @@ int runGate(GateOptions o, const GateFlags &flags) {
   std::optional<LoadedCorpus> baseline;
   GateResult result;
   try {
-    current = load(o.corpus);
+    current = load(o.corpus, o.files);
     if (!o.baseline.empty()) {
       reading = o.baseline;
-      baseline = load(o.baseline);
+      baseline = load(o.baseline, o.files);
     }
     result = evaluate(o, current, baseline);
   } catch (const InputError &e) {
     return reportError("gate", displayName(reading), e.what(), kExitBadInput);
+  } catch (const UsageError &e) {
+    std::cerr << "pathcov gate: " << displayName(reading) << ": " << e.what()
+              << '\n';
+    return kExitUsage;
   }
   std::string text;
   if (o.format == "json")
@@ -964,6 +995,7 @@ void addGateCommand(CLI::App &app, int &exitCode) {
       "--no-new-residual", options->noNewResidual,
       "Fail (exit bit 64) on field-observed paths that are not tested and "
       "were not field-observed in the baseline");
+  flags->files = addFileFilterOptions(*gate, options->files);
   flags->format = gate->add_option("--format", options->format, "Output format")
                       ->check(CLI::IsMember({"text", "json", "markdown"}))
                       ->capture_default_str();

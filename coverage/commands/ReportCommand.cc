@@ -1,6 +1,7 @@
 #include "ReportCommand.h"
 
 #include "ExitCodes.h"
+#include "FileFilter.h"
 #include "FileIo.h"
 #include "Modules.h"
 #include "formats/ReportFormats.h"
@@ -30,6 +31,7 @@ struct ReportOptions {
   std::vector<std::string> sourceRoots; // --source-root, in order
   // Debug info of the objects calling contexts name (Symbolizer.h).
   std::vector<std::string> debugDirs{kDefaultDebugDir};
+  FileFilter files;
   ReportSettings settings;
 };
 
@@ -70,7 +72,8 @@ int runReport(const ReportOptions &options) {
                                                       : DecisionCount::Paths;
   std::string text;
   try {
-    const Corpus corpus = readCorpus(readJson(options.corpus));
+    Corpus corpus = readCorpus(readJson(options.corpus));
+    keepWantedFiles(corpus, options.files);
     const CorpusProjection projection = projectCorpus(corpus, settings.decisions);
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);
@@ -84,6 +87,9 @@ int runReport(const ReportOptions &options) {
   } catch (const InputError &e) {
     return reportError("report", displayName(options.corpus), e.what(),
                        kExitBadInput);
+  } catch (const UsageError &e) {
+    std::cerr << "pathcov report: " << e.what() << '\n';
+    return kExitUsage;
   }
   return writeOutput("report", options.output, text);
 }
@@ -161,6 +167,7 @@ void addReportCommand(CLI::App &app, int &exitCode,
       "html, sarif: where to look for the debug info of the objects the field "
       "paths' calling contexts name, as DIR/.build-id/xx/rest.debug by "
       "build-id; repeatable (default, and always: /usr/lib/debug)");
+  addFileFilterOptions(*report, options->files);
   report->add_option("--title", options->settings.title, "html: the report's title")
       ->capture_default_str();
   report->footer(reportHelp());

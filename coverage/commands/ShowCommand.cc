@@ -3,9 +3,10 @@
 #include "pathcov/core/Checked.h"
 #include "pathcov/format/Corpus.h"
 #include "ExitCodes.h"
-#include "Percent.h"
+#include "FileFilter.h"
 #include "FileIo.h"
 #include "PathText.h"
+#include "Percent.h"
 
 #include "pathcov/format/InputError.h"
 
@@ -14,7 +15,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -27,10 +28,12 @@ enum class Which { Tested, Untested, All };
 struct ShowOptions {
   std::string corpus;
   std::vector<std::string> functions; // fnmatch patterns
+  FileFilter files;
   std::vector<uint64_t> paths;
   Which which = Which::Tested;
   bool json = false;
   bool summary = false;
+  bool byFunction = false; // --summary: a line per function, not per file
   uint64_t maxPaths = 100;
   bool source = false;                  // each path's source text too
   std::vector<std::string> sourceRoots; // --source-root, in order
@@ -203,6 +206,8 @@ void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
 void showText(const ShowOptions &options, const CorpusFunction &f,
               const FieldRuns &field, const SourceFiles &sources,
               std::ostream &out) {
+  if (options.summary && !options.byFunction)
+    return; // the files' lines come after (fileSummaryText)
   const FunctionMetadata &m = f.metadata;
   out << functionHeading(m) << ": ";
   if (!m.skipped.empty()) {
@@ -311,6 +316,40 @@ void addToTotals(ShowTotals &totals, const CorpusFunction &f,
   totals.fieldObserved += untestedFieldPaths(f, fieldRunsOf(field, f));
 }
 
+// --summary: a line per file (as gcovr's and llvm-cov report's are), the
+// files in order, then TOTAL. A large project has thousands of functions.
+std::string fileSummaryText(const std::map<std::string, ShowTotals> &files) {
+  size_t width = 4;
+  for (const auto &[file, totals] : files)
+    width = std::max(width, file.size());
+  std::ostringstream out;
+  const auto row = [&](const std::string &file, const std::string &functions,
+                       const std::string &paths, const std::string &tested,
+                       const std::string &cover) {
+    out << file << std::string(width - file.size() + 2, ' ');
+    for (const std::string *column : {&functions, &paths, &tested})
+      out << std::string(column->size() < 10 ? 10 - column->size() : 1, ' ')
+          << *column;
+    out << std::string(cover.size() < 8 ? 8 - cover.size() : 1, ' ') << cover;
+  };
+  row("FILE", "FUNCTIONS", "PATHS", "TESTED", "COVER");
+  out << "\n";
+  for (const auto &[file, t] : files) {
+    row(file, std::to_string(t.functions), std::to_string(t.paths),
+        std::to_string(t.tested), percentText(t.tested, t.paths));
+    if (t.aboveBound)
+      out << "  (" << percentText(t.testedInBound, t.pathsInBound)
+          << " within the path bound; " << t.aboveBound
+          << (t.aboveBound == 1 ? " function" : " functions") << " above it)";
+    if (t.skipped)
+      out << "  (" << t.skipped << " not instrumented)";
+    if (t.fieldObserved)
+      out << "  (" << t.fieldObserved << " untested but field-observed)";
+    out << "\n";
+  }
+  return out.str();
+}
+
 std::string totalText(const ShowTotals &t) {
   std::string text = "TOTAL: " + std::to_string(t.tested) + " of " +
                      std::to_string(t.paths) + " paths tested (" +
@@ -370,17 +409,22 @@ int runShow(const ShowOptions &options) {
   nlohmann::json functions = nlohmann::json::array();
   try {
     // The file is named once, by reportError below.
-    const Corpus corpus = readCorpus(readJson(options.corpus));
+    Corpus corpus = readCorpus(readJson(options.corpus));
+    keepWantedFiles(corpus, options.files);
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);
     ShowTotals totals;
+    std::map<std::string, ShowTotals> files;
     for (const CorpusFunction *f : functionsToShow(options, corpus)) {
       if (options.json)
         functions.push_back(showJson(options, *f, field));
       else
         showText(options, *f, field, sources, text);
       addToTotals(totals, *f, field);
+      addToTotals(files[f->metadata.file], *f, field);
     }
+    if (options.summary && !options.byFunction && !options.json)
+      text << fileSummaryText(files);
     if (options.summary && !options.json)
       text << totalText(totals);
   } catch (const InputError &e) {
@@ -422,9 +466,13 @@ void addShowCommand(CLI::App &app, int &exitCode) {
   show->add_option("--max-paths", options->maxPaths,
                    "At most this many paths per function")
       ->capture_default_str();
-  show->add_flag("--summary", options->summary,
-                 "Only each function's totals, no paths, and a TOTAL line "
-                 "(text output)");
+  auto *summary = show->add_flag("--summary", options->summary,
+                 "No paths: each file's totals and a TOTAL line (text "
+                 "output)");
+  show->add_flag("--by-function", options->byFunction,
+                 "With --summary: each function's totals, not each file's")
+      ->needs(summary);
+  addFileFilterOptions(*show, options->files);
   addSourceOptions(*show, options->source, options->sourceRoots,
                    "the corpus's source_root");
   show->add_flag("--json", options->json, "JSON output");

@@ -129,6 +129,10 @@ def main():
     if windows != {"sum_odd": 4, "main": 2}:
         sys.exit(f"FAIL: kpaths.json has {windows} windows, want sum_odd 4, "
                  "main 2")
+    # Two source files in one corpus, for --include-file and --exclude-file.
+    must([args.pathcov, "collect", "--binary", program, "-o",
+          os.path.join(work, "two-files.json"), os.path.join(work, "profiles"),
+          os.path.join(work, "profiles-kpaths")], "pathcov collect (two files)")
     # The same with a function no test runs (-DUNRUN): built with k=2, its
     # loop counts with none of its transitions tested.
     record_k2("kpaths-unrun", "-DUNRUN")

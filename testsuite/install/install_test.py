@@ -130,8 +130,8 @@ def check_corpus(args, pathcov, build, tests):
     corpus = os.path.join(build, "corpus.json")
     must([pathcov, "collect", "-o", corpus, os.path.join(build, "profiles")],
          "pathcov collect")
-    summary = must([pathcov, "show", "--summary", corpus],
-                   "pathcov show --summary").stdout
+    summary = must([pathcov, "show", "--summary", "--by-function", corpus],
+                   "pathcov show --summary --by-function").stdout
     ours = [l for l in summary.splitlines() if l.startswith(args.project)]
     print("pathcov show --summary, the project's own functions:\n  " +
           "\n  ".join(l.replace(args.project + "/", "") for l in ours))
