@@ -412,20 +412,26 @@ private:
 
   // A line per stale function, but one per unit when the tests were built
   // at -O0 and this unit optimizes (or the reverse): then all are stale
-  // for that one reason.
+  // for that one reason. Under GCC's -Wmissing-profile (on by default: the
+  // profile of the code being built is missing), so that a -Werror build
+  // can keep it a warning (-Wno-error=missing-profile): a corpus one
+  // configuration behind (another -std, -fno-exceptions, macros) is no
+  // reason to fail a build.
   void warnStale(function *fun, const FunctionMetadata &f,
                  const TestedPaths &tested, const ResidualPlan &plan) {
     if (sameCfgOptimizationClass(tested.optimization, f.optimization)) {
-      warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
-                 "pathcov: the corpus is stale for %qs (%s): every path of it "
-                 "is reported as residual",
+      warning_at(DECL_SOURCE_LOCATION(fun->decl), OPT_Wmissing_profile,
+                 "pathcov: the corpus has %qs only with another CFG (%s): "
+                 "every path of it is reported as residual; the tests built "
+                 "it otherwise (other macros, %<-std%>, %<-fno-exceptions%>) "
+                 "or its source changed since",
                  f.name.c_str(), plan.why.c_str());
       return;
     }
     if (warnedOptimization_)
       return;
     warnedOptimization_ = true;
-    warning_at(DECL_SOURCE_LOCATION(fun->decl), 0,
+    warning_at(DECL_SOURCE_LOCATION(fun->decl), OPT_Wmissing_profile,
                "pathcov: the corpus was recorded at %qs, this unit is built "
                "at %qs: GCC%'s CFGs differ between %<-O0%> and the optimizing "
                "levels, so this unit%'s functions are stale (every path "

@@ -548,8 +548,8 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
     if (fn.residual->policy == "untested")
       out << "the tests never ran this function\n";
     else if (fn.residual->policy == "stale")
-      out << "the corpus was stale for this function (" << fn.residual->stale
-          << "): all its paths are reported\n";
+      out << "the corpus has this function only with another CFG ("
+          << fn.residual->stale << "): all its paths are reported\n";
     else
       out << plural(fn.residual->testedIds.size(), "tested path",
                     "tested paths")

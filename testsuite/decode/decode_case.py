@@ -9,7 +9,8 @@ plugin in record mode (with -DOLD_LEGACY: the corpus is stale for legacy),
 runs the test inputs and collects a corpus; builds it in residual mode
 against that corpus, runs it with field inputs (a run that exits, one that
 crashes with SIGABRT, one that asks for a report), and checks that:
-  - the build warns that the corpus is stale for legacy, and only that;
+  - the build warns that the corpus has legacy only with another CFG,
+    and only that;
   - every report is valid against report.schema.json, with the right
     reason (and signal), pid and times;
   - `pathcov decode --json` (valid against decode.schema.json) shows, per
@@ -214,9 +215,9 @@ def expected_text(decoded, source, m):
             lines.append(head + f"{len(fn['paths'])} residual paths; the "
                          "tests never ran this function")
         elif fn["policy"] == "stale":
-            lines.append(head + "1 residual path; the corpus was stale for "
-                         f"this function ({fn['stale']}): all its paths are "
-                         "reported")
+            lines.append(head + "1 residual path; the corpus has this "
+                         f"function only with another CFG ({fn['stale']}): "
+                         "all its paths are reported")
         for p in fn["paths"]:
             if p["nearest_tested"]:
                 lines.append(f"    nearest tested path "
@@ -303,10 +304,10 @@ def main():
         "-fplugin-arg-pathcov-mode=residual",
         f"-fplugin-arg-pathcov-corpus={corpus}"])
     stale = [w for w in warnings.splitlines() if "pathcov:" in w]
-    if len(stale) != 1 or "the corpus is stale for ‘legacy’" not in stale[0] \
-            and "the corpus is stale for 'legacy'" not in stale[0]:
-        fail(f"the residual build should warn once, that the corpus is "
-             f"stale for legacy:\n{warnings}")
+    if len(stale) != 1 or "the corpus has ‘legacy’ only with another CFG" not in stale[0] \
+            and "the corpus has 'legacy' only with another CFG" not in stale[0]:
+        fail(f"the residual build should warn once, that the corpus has "
+             f"legacy only with another CFG:\n{warnings}")
 
     # The field: a run that exits, one that crashes, one that asks.
     reports = os.path.join(work, "reports")
