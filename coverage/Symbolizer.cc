@@ -127,8 +127,19 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
   }
   Dwarf_Addr bias = 0;
   Dwarf_Die *unit = dwfl_module_addrdie(object->module, at, &bias);
+  // The DIEs that hold `at` in the tree, innermost first, as eu-addr2line
+  // -i walks them: dwarf_getscopes alone continues an inlined call with
+  // its abstract definition's scopes, not with the function it was
+  // inlined into (which a function that starts with inlined code then
+  // lost, fmt's to_decimal named after bit_cast).
   Dwarf_Die *scopes = nullptr;
-  const int n = unit ? dwarf_getscopes(unit, at - bias, &scopes) : 0;
+  int n = 0;
+  if (Dwarf_Die *atPc = nullptr;
+      unit && dwarf_getscopes(unit, at - bias, &atPc) > 0) {
+    Dwarf_Die innermost = atPc[0];
+    n = std::max(dwarf_getscopes_die(&innermost, &scopes), 0);
+    free(atPc);
+  }
   Dwarf_Files *files = nullptr;
   size_t numFiles = 0;
   if (n > 0 && dwarf_getsrcfiles(unit, &files, &numFiles) != 0)

@@ -19,6 +19,10 @@ that fit are exact), then run on x = 500:
   - threads 1000: 2000 runs counted exactly, each context in `worker`;
   - signal: the context goes through the handler and the signal frame to
     the code that raised it;
+  - inlined: a call from code inlined into its caller is named after both,
+    each at its line (classify <- scaled <- via_inline), and a function
+    whose first instructions are inlined code after itself
+    (starts_inlined, not bits_of);
   - crash 1: the crash report (SIGSEGV) holds the contexts;
   - a build without unwind tables: each context is the function alone;
   - the chains and crash reports merged into the test corpus: each
@@ -72,9 +76,9 @@ class Run:
         decoded = json.loads(must([args.pathcov, "decode", "--json",
                                    files[0]], f"{name}: decode").stdout)
         check_schema(decoded, "decode.schema.json", f"{name}: decode --json")
-        self.classify = next(
-            p for fn in decoded["reports"][0]["functions"]
-            if fn["name"] == "classify" for p in fn["paths"])
+        self.functions = {fn["name"]: fn
+                          for fn in decoded["reports"][0]["functions"]}
+        self.classify = self.functions["classify"]["paths"][0]
         self.name = name
 
 
@@ -104,7 +108,7 @@ def main():
     link = [args.runtime, "-lpthread"]
     must([*build, "-o", record, *link], "record build")
     for argv in (["chains", "1"], ["many", "1"], ["threads", "1"],
-                 ["signal"]):
+                 ["signal"], ["inlined"]):
         must([record, "5", *argv], "test run",
              env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
     must([args.pathcov, "collect", "-o", corpus, profiles], "collect")
@@ -202,6 +206,21 @@ def main():
                  for f in r.classify["contexts"]["kept"][0]["frames"]]
     check(functions[1:3] == ["via_a", "on_signal"] and "raiser" in functions,
           "signal: via_a <- on_signal <- ... <- raiser", str(functions))
+
+    # Inlined code: a call from it, and a function starting with it.
+    r = Run(args, residual, "inlined", ["inlined"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    [context] = r.classify["contexts"]["kept"]
+    frames = [(f["function"], f["line"]) for f in context["frames"]]
+    check(frames[1:3] == [("scaled", marker_line("scaled -> classify")),
+                          ("via_inline", marker_line("via_inline"))],
+          "inlined: classify <- scaled <- via_inline", str(frames))
+    started = r.functions.get("starts_inlined", {}).get("paths", [{}])[0]
+    check([c["frames"][0]["function"]
+           for c in started.get("contexts", {}).get("kept", [])]
+          == ["starts_inlined"],
+          "inlined: starts_inlined's context starts in starts_inlined",
+          json.dumps(started.get("contexts")))
 
     # A crash report holds the contexts too.
     r = Run(args, residual, "crash", ["crash", "1"],

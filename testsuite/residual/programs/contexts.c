@@ -7,8 +7,12 @@
  *                  times a round, interleaved (more than a path keeps);
  *   threads N:     two threads, each via_a <- worker N times;
  *   signal:        via_a <- on_signal <- (the signal frame, raise) <- raiser;
- *   crash:         chains 1, then a null store: the crash report's contexts.
- * Every function is noipa, so each call is a call. */
+ *   crash:         chains 1, then a null store: the crash report's contexts;
+ *   inlined:       classify <- scaled, inlined into via_inline, whose first
+ *                  instructions are scaled's; and starts_inlined, which
+ *                  starts with bits_of's inlined code, its x > 100 branch
+ *                  untested too.
+ * Every function but the inlined ones is noipa, so each call is a call. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -33,6 +37,22 @@ KEEP int d3(int x) { return classify(x) + 3; }
 KEEP int d4(int x) { return classify(x) + 4; }
 KEEP int d5(int x) { return classify(x) + 5; }
 KEEP int d6(int x) { return classify(x) + 6; }
+
+static inline __attribute__((always_inline)) int scaled(int x) {
+  return classify(x) * 3; /* line: scaled -> classify */
+}
+KEEP int via_inline(int x) { return scaled(x) + 1; /* line: via_inline */ }
+static inline __attribute__((always_inline)) unsigned long bits_of(double d) {
+  unsigned long u;
+  memcpy(&u, &d, sizeof u);
+  return u;
+}
+KEEP int starts_inlined(double d, int x) {
+  const unsigned long u = bits_of(d);
+  if (x > 100)
+    return (int)(u & 1);
+  return (int)((u >> 3) & 7);
+}
 
 static int input;
 static long sum;
@@ -109,6 +129,8 @@ int main(int argc, char **argv) {
       pthread_create(&t[i], NULL, worker, &n);
     for (int i = 0; i < 2; ++i)
       pthread_join(t[i], NULL);
+  } else if (strcmp(mode, "inlined") == 0) {
+    sum = via_inline(input) + starts_inlined(1.5, input);
   } else if (strcmp(mode, "signal") == 0) {
     signal(SIGUSR1, on_signal);
     raiser();
