@@ -189,15 +189,27 @@ void writeFunction(PrettyWriter &out, const Corpus &corpus, const CorpusFunction
 }
 
 // set_aside: the sightings no function of the corpus can take, with why.
-void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &field) {
+void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &field,
+                   SetAsideSummary &summary) {
   bool any = false;
   FieldKey last;
   std::string why;
+  FunctionKey lastFunction; // the last function set aside
   field.forEachSighting(nullptr, [&](const FieldKey &path, const std::string &report,
                                      const std::string &, const FieldSighting &s) {
     if (!any || path != last) {
       why = whySetAside(corpus, path);
       last = path;
+      const FunctionKey function{std::get<0>(path), std::get<1>(path)};
+      if (!why.empty()) {
+        if (summary.paths++ == 0) {
+          summary.firstIdentity = function.first;
+          summary.firstWhy = why;
+        }
+        if (summary.functions == 0 || function != lastFunction)
+          ++summary.functions;
+        lastFunction = function;
+      }
     }
     if (why.empty())
       return;
@@ -221,7 +233,8 @@ void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &fi
 
 } // namespace
 
-bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field) {
+bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field,
+                 SetAsideSummary *setAside) {
   PrettyWriter out(fd);
   out.beginObject();
   out.member("format", kCorpusFormat);
@@ -260,8 +273,11 @@ bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field) {
     });
     out.end();
   }
+  SetAsideSummary summary;
   if (field)
-    writeSetAside(out, corpus, *field);
+    writeSetAside(out, corpus, *field, summary);
+  if (setAside)
+    *setAside = summary;
   out.end();
   out.put("\n");
   return out.flush();

@@ -7,12 +7,24 @@
 
 #include "pathcov/format/Corpus.h"
 
+#include <cstdint>
+#include <string>
+
 namespace pathcov {
+
+// What writeCorpus set aside: field paths (identity, checksum, id) and
+// their functions (identity, checksum), and the first one's reason.
+struct SetAsideSummary {
+  uint64_t paths = 0;
+  uint64_t functions = 0;
+  std::string firstIdentity, firstWhy;
+};
 
 // `corpus`'s header and functions, with the reports and sightings of
 // `field` (none without), to `fd`. Field paths are attributed to their
-// function or set aside (whySetAside) from `corpus`'s functions. False,
-// errno set, if a write failed.
-bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field);
+// function or set aside (whySetAside) from `corpus`'s functions, and
+// counted in `setAside` when given. False, errno set, if a write failed.
+bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field,
+                 SetAsideSummary *setAside = nullptr);
 
 } // namespace pathcov

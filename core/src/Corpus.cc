@@ -52,11 +52,13 @@ std::string whySetAside(const Corpus &corpus, const FieldKey &path) {
     others += (others.empty() ? "" : ", ") + it->first.second;
   }
   if (!others.empty())
-    return "the function changed since the report's build: the corpus has it "
-           "with checksum " + others;
+    return "the corpus has the function only with another CFG (checksum " +
+           others + "): the report's build compiled it otherwise, or it "
+           "changed since";
   if (uninstrumented)
     return "the corpus has the function uninstrumented";
-  return "the corpus has no function " + identity;
+  return "the corpus has no function " + identity +
+         " (collect with --binary takes in the functions the tests never ran)";
 }
 
 FieldRuns fieldRunsByFunction(const Corpus &corpus) {

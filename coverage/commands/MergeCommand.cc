@@ -220,15 +220,28 @@ int runMerge(const MergeOptions &options) {
     });
     for (const auto &[path, buildId] : modules)
       out.modules.push_back({path, buildId});
-    return writeOutput("merge", options.output, [&](int fd) {
+    SetAsideSummary setAside;
+    const int status = writeOutput("merge", options.output, [&](int fd) {
       try {
-        return writeCorpus(fd, out, &field);
+        return writeCorpus(fd, out, &field, &setAside);
       } catch (const std::runtime_error &e) { // the database, while walked
         std::cerr << "pathcov merge: " << e.what() << '\n';
         errno = EIO; // writeOutput then removes what it wrote, and says so
         return false;
       }
     });
+    // Not an error (set-aside sightings are kept, and merged again once a
+    // corpus has their functions), but no reader of the corpus would guess
+    // them from the coverage it shows.
+    if (status == kExitSuccess && setAside.paths && !options.quiet)
+      std::cerr << "pathcov merge: " << setAside.paths
+                << (setAside.paths == 1 ? " field path" : " field paths")
+                << " of " << setAside.functions
+                << (setAside.functions == 1 ? " function" : " functions")
+                << " set aside, in the corpus's set_aside (first: "
+                << setAside.firstIdentity << ": " << setAside.firstWhy
+                << "); docs/merge.md, \"Attribution\"\n";
+    return status;
   } catch (const InputError &e) {
     std::cerr << "pathcov merge: " << e.what() << '\n';
     return kExitBadInput;
@@ -258,7 +271,8 @@ void addMergeCommand(CLI::App &app, int &exitCode) {
                    "Write the corpus here; - is standard output")
       ->capture_default_str();
   merge->add_flag("-q,--quiet", options->quiet,
-                  "No progress bar (shown only on a terminal)");
+                  "No progress bar (shown only on a terminal) and no line "
+                  "counting the field paths set aside");
   merge->callback([options, &exitCode] { exitCode = runMerge(*options); });
 }
 
