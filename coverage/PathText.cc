@@ -127,6 +127,17 @@ std::string functionHeading(const FunctionMetadata &f) {
   return heading;
 }
 
+std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f) {
+  auto variant = corpus.functions.lower_bound({f.identity, ""});
+  size_t variants = 0;
+  for (; variant != corpus.functions.end() &&
+         variant->first.first == f.identity && variants < 2;
+       ++variant)
+    ++variants;
+  return variants > 1 ? functionHeading(f) + " (CFG " + f.checksum + ")"
+                      : functionHeading(f);
+}
+
 std::string pathText(const FunctionMetadata &f, const PathDescription &p) {
   std::string text = pathLinesText(f, p);
   if (p.start != "entry" || p.end != "return")

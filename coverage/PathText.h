@@ -4,6 +4,7 @@
 
 #include "SourceFiles.h"
 
+#include "pathcov/format/Corpus.h"
 #include "pathcov/format/FunctionMetadata.h"
 
 #include <nlohmann/json.hpp>
@@ -31,6 +32,10 @@ struct PathDescription {
 // (its identity is the unit's): zstd's 25 copies of MEM_isLittleEndian
 // read alike, some tested, some not.
 std::string functionHeading(const FunctionMetadata &f);
+// The same, and "(CFG checksum)" where `corpus` has the function with
+// several CFGs (a source built several ways: fmt's format.cc with and
+// without exceptions), so that its variants' lines differ.
+std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f);
 
 PathDescription describePath(const FunctionMetadata &f,
                              const NumberedDag &numbered, uint64_t id);

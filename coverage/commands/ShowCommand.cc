@@ -203,13 +203,13 @@ void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
         << " windows; see --max-paths)\n";
 }
 
-void showText(const ShowOptions &options, const CorpusFunction &f,
-              const FieldRuns &field, const SourceFiles &sources,
-              std::ostream &out) {
+void showText(const ShowOptions &options, const Corpus &corpus,
+              const CorpusFunction &f, const FieldRuns &field,
+              const SourceFiles &sources, std::ostream &out) {
   if (options.summary && !options.byFunction)
     return; // the files' lines come after (fileSummaryText)
   const FunctionMetadata &m = f.metadata;
-  out << functionHeading(m) << ": ";
+  out << functionHeading(corpus, m) << ": ";
   if (!m.skipped.empty()) {
     out << "not instrumented: " << m.skipped << "\n";
     return;
@@ -419,7 +419,7 @@ int runShow(const ShowOptions &options) {
       if (options.json)
         functions.push_back(showJson(options, *f, field));
       else
-        showText(options, *f, field, sources, text);
+        showText(options, corpus, *f, field, sources, text);
       addToTotals(totals, *f, field);
       addToTotals(files[f->metadata.file], *f, field);
     }

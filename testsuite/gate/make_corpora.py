@@ -79,6 +79,19 @@ def main():
     function(regressed, "classify")["paths"].pop()
     write("regressed.json", regressed)
 
+    # main built a second way (-DVARIANT: another CFG) in the same corpus:
+    # a test job compiling the unit otherwise.
+    variant = os.path.join(work, "program-variant")
+    must(["gcc", "-O0", "-g", "-DVARIANT", f"-fplugin={args.plugin}",
+          os.path.join(HERE, "program.c"), "-o", variant, args.runtime,
+          "-lpthread"], "the variant's record build")
+    must([variant, "5"], "the variant's test run",
+         env=dict(os.environ, PATHCOV_TEST="v",
+                  PATHCOV_PROFILE_DIR=os.path.join(work, "profiles-variant")))
+    must([args.pathcov, "collect", "-o", os.path.join(work, "variants.json"),
+          os.path.join(work, "profiles"),
+          os.path.join(work, "profiles-variant")], "pathcov collect (variants)")
+
     no_unused = copy.deepcopy(full)
     no_unused["functions"].remove(function(no_unused, "unused"))
     write("no-unused.json", no_unused)

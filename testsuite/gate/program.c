@@ -45,5 +45,9 @@ int main(int argc, char **argv) {
   if (argc > 100)
     total += unused(argc);
   printf("%d\n", total);
+#ifdef VARIANT /* make_corpora.py's variants.json: main with another CFG */
+  if (total > 1000)
+    puts("large");
+#endif
   return 0;
 }
