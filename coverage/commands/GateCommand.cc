@@ -6,6 +6,7 @@
 #include "ExitCodes.h"
 #include "FileFilter.h"
 #include "FileIo.h"
+#include "PathText.h"
 #include "Percent.h"
 
 #include "pathcov/core/Checked.h"
@@ -540,10 +541,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
 // ---------------------------------------------------------------------------
 // Output.
 
-std::string where(const CorpusFunction &f) {
-  return f.metadata.file + ":" + std::to_string(f.metadata.line) + " " +
-         f.metadata.name;
-}
+std::string where(const CorpusFunction &f) { return functionHeading(f.metadata); }
 
 // The line a loop is named by: its header block's first line, with the
 // file if it is not the function's ("hdr.h:12"); "block 7" if it has none.
