@@ -114,8 +114,7 @@ static struct history_record *claim_record(uint64_t size) {
     }
   }
   size_t bytes = sizeof(struct history_record) + size * sizeof(struct history_entry);
-  struct history_record *r = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  struct history_record *r = pathcov_map_zeroed(bytes, 0);
   if (r == MAP_FAILED)
     return NULL;
   r->offset_mask = (size - 1) * sizeof(struct history_entry);
@@ -359,8 +358,7 @@ void pathcov_history_format(struct pathcov_out *o) {
     return;
   struct history_scratch s;
   const size_t bytes = lay_out_scratch(&s, NULL, largest);
-  char *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  char *memory = pathcov_map_zeroed(bytes, 0);
   if (memory == MAP_FAILED)
     return;
   lay_out_scratch(&s, memory, largest);

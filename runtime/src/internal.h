@@ -10,6 +10,13 @@
 
 #include "pathcov/abi.h"
 
+/* Zeroed anonymous memory (mmap with `flags` besides MAP_PRIVATE |
+ * MAP_ANONYMOUS), or MAP_FAILED; errno as it was either way. The runtime
+ * runs inside the program's code (between a libc call and the program's
+ * test of errno, at a path end) and before main, where C says errno is 0:
+ * it must never change errno. */
+void *pathcov_map_zeroed(size_t bytes, int flags);
+
 /* Exported, but calls from inside a module bind to that module's own copy of
  * the runtime (default visibility would let the first module that exports
  * the name serve every module's calls). */

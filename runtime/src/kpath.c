@@ -54,8 +54,7 @@ static void *mapped(void) {
   void *m = __atomic_load_n(&arena.mapped, __ATOMIC_ACQUIRE);
   if (m)
     return m == MAP_FAILED ? NULL : m;
-  void *fresh = mmap(NULL, MAPPED_SIZE, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *fresh = pathcov_map_zeroed(MAPPED_SIZE, MAP_NORESERVE);
   void *expected = NULL;
   if (__atomic_compare_exchange_n(&arena.mapped, &expected, fresh, 0,
                                   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))

@@ -496,8 +496,7 @@ static void set_alternate_stack(void) {
   long min = sysconf(_SC_SIGSTKSZ);
   if (min > 0 && (size_t)min * 4 > size)
     size = (size_t)min * 4;
-  void *stack = mmap(NULL, size, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  void *stack = pathcov_map_zeroed(size, MAP_STACK);
   if (stack == MAP_FAILED)
     return;
   stack_t ss = {.ss_sp = stack, .ss_size = size, .ss_flags = 0};
@@ -581,7 +580,7 @@ uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
   return value;
 }
 
-static void init_reports(void) {
+static void set_up_reports(void) {
   /* Residual paths run before now (other modules' constructors) were
    * sampled with the defaults; a word armed then keeps its arm (entry). */
   __atomic_store_n(&context_settings.depth,
@@ -619,6 +618,13 @@ static void init_reports(void) {
     install_handlers();
     pathcov_exec_hook_add(&exec_hook);
   }
+}
+
+/* Run once: errno as it was (runtime.c's init_module says why). */
+static void init_reports(void) {
+  const int saved = errno;
+  set_up_reports();
+  errno = saved;
 }
 
 /* Priority 101, like runtime.c's: before the module's other constructors.

@@ -112,8 +112,7 @@ static struct fn_state *state_of(struct pathcov_function *fn) {
   struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
   if (st)
     return st;
-  void *fresh = mmap(NULL, STATE_SIZE, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *fresh = pathcov_map_zeroed(STATE_SIZE, 0);
   if (fresh == MAP_FAILED)
     return NULL;
   void *expected = NULL;
@@ -336,7 +335,7 @@ static int writes_profiles(void);
 static void write_at_exec(void);
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
-static void init_module(void) {
+static void set_up_module(void) {
   /* Any address in this copy of the runtime identifies the module: the
    * runtime is linked statically into it. (Done even without descriptors:
    * a report asked for through the API names its module.) */
@@ -353,8 +352,7 @@ static void init_module(void) {
       ++module.invalid_descriptors;
   }
   size_t descriptors = (size_t)(__stop_pathcov_functions - __start_pathcov_functions);
-  void *entered = mmap(NULL, descriptors, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *entered = pathcov_map_zeroed(descriptors, 0);
   module.entered = entered == MAP_FAILED ? NULL : entered;
   if (module.invalid_descriptors)
     pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
@@ -369,6 +367,22 @@ static void init_module(void) {
                  "the counts of their parent", module.id.path);
   if (writes_profiles())
     pathcov_exec_hook_add(&exec_hook);
+}
+
+/* Run once, from the constructor or the first call that needs it: errno
+ * as it was (realpath leaves EINVAL behind, which programs saw at main). */
+static void init_module(void) {
+  const int saved = errno;
+  set_up_module();
+  errno = saved;
+}
+
+void *pathcov_map_zeroed(size_t bytes, int flags) {
+  const int saved = errno;
+  void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+  errno = saved;
+  return memory;
 }
 
 /* Priority 101 (the first after the implementation's): runs before the

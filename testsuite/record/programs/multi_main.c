@@ -1,4 +1,8 @@
-/* Two units, each with a static `helper` (see multi_lib.c). */
+/* Two units, each with a static `helper` (see multi_lib.c). main prints
+ * errno as main found it: 0, as C says, though the runtime's start-up
+ * (in the program and, in record.shared-*, in the library) ran before. */
+#include <errno.h>
+
 #include "trace.h"
 
 int lib_score(int x);
@@ -16,6 +20,7 @@ static int helper(int x) {
 }
 
 int main(void) {
+  const int errno_at_main = errno;
   TRACE_ENTER();
   int sum = 0;
   for (int i = 0; i < 10; ++i) {
@@ -23,7 +28,7 @@ int main(void) {
     sum = sum * 3 + helper(i);
     TRACE_LOOP();
   }
-  printf("%d\n", sum);
+  printf("%d, errno at main %d\n", sum, errno_at_main);
   TRACE_LEAVE();
   return 0;
 }
