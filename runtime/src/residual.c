@@ -157,8 +157,10 @@ static void reset_in_child(void) {
 
 /* -------------------------------------------------------------- reports */
 
-/* Whether an automatic report has anything to say. */
-static int has_residual_paths(void) {
+/* Whether an automatic report has anything to say: residual paths, or
+ * (count-tested=1) runs of tested paths, whose counts a process that ran
+ * only tested paths must not lose. */
+static int has_paths_to_report(void) {
   if (__atomic_load_n(&residual_table.dropped_paths, __ATOMIC_RELAXED))
     return 1;
   for (uint64_t i = 0, n = entries_used(); i < n; ++i)
@@ -166,13 +168,19 @@ static int has_residual_paths(void) {
             ENTRY_LIVE &&
         path_count(&residual_table.entries[i], 0))
       return 1;
+  FOR_EACH_DESCRIPTOR(p) {
+    if (is_residual(*p) && has_counts(*p))
+      for (uint64_t k = 0; k < num_counts(*p); ++k)
+        if (__atomic_load_n(&(*p)->counters[counts_at(*p) + k], __ATOMIC_RELAXED))
+          return 1;
+  }
   return 0;
 }
 
 /* Whether a crash report has anything to say: residual paths, or the
  * threads' path history (what ran up to the crash). */
 static int has_crash_report(void) {
-  return has_residual_paths() ||
+  return has_paths_to_report() ||
          (pathcov_history_recorded && pathcov_history_recorded());
 }
 
@@ -549,7 +557,7 @@ static const char *report_dir(void) {
  * exit, taking its counts: should exec fail, the exit report has only
  * what ran afterwards. */
 static void write_at_exec(void) {
-  if (has_residual_paths())
+  if (has_paths_to_report())
     write_report(report_dir(), "exec", 0, 1);
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
@@ -640,7 +648,7 @@ __attribute__((constructor(101))) static void on_load(void) {
 __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno;
   pthread_once(&rep.once, init_reports);
-  if (rep.enabled && rep.residual_descriptors && has_residual_paths())
+  if (rep.enabled && rep.residual_descriptors && has_paths_to_report())
     write_report(report_dir(), "exit", 0, 0);
   uninstall_handlers();
   pathcov_exec_hook_remove(&exec_hook);

@@ -12,7 +12,8 @@
  * module at exit (or at dlclose of a shared library); see
  * docs/record-formats.md, "Profile". A module built in residual mode writes
  * a report instead, at exit and on a crash when it ran at least one
- * residual (untested) path, and on request (below); see
+ * residual (untested) path (with count-tested=1, any path), and on request
+ * (below); see
  * docs/residual-mode.md. */
 #ifndef PATHCOV_PATHCOV_H
 #define PATHCOV_PATHCOV_H
