@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <iostream>
 #include <sstream>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -64,6 +65,21 @@ SourceFiles::lines(const std::string &recorded,
   }
   read_[key] = text;
   return text.get();
+}
+
+void SourceFiles::reportUnread(const std::string &command) const {
+  std::string names;
+  size_t unread = 0;
+  for (const auto &[key, text] : read_)
+    if (!text && ++unread <= 3)
+      names += (names.empty() ? "" : ", ") + key.first;
+  if (!unread)
+    return;
+  std::cerr << "pathcov " << command << ": cannot read the source of "
+            << names << (unread > 3 ? " and " + std::to_string(unread - 3) +
+                                          " more" : "")
+            << ": its lines have no text; --source-root DIR names the "
+               "directory its path is relative to\n";
 }
 
 std::vector<std::string>

@@ -43,6 +43,12 @@ public:
   const std::vector<std::string> *lines(const std::string &recorded,
                                         const std::string &recordRoot) const;
 
+  // For show and decode --source: one line on standard error naming the
+  // files lines() could not read, if any, and what --source-root is for:
+  // their rows would otherwise show numbers and no text, unexplained (a
+  // build with -ffile-prefix-map records no root to look in).
+  void reportUnread(const std::string &command) const;
+
 private:
   std::vector<std::string> roots_;
   // By recorded name and record root, so that a file is located (stat

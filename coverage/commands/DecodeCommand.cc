@@ -720,6 +720,7 @@ int runDecode(const DecodeOptions &options) {
         text << "\n";
       showText(decoded[i], options, sources, text);
     }
+    sources.reportUnread("decode");
     return writeOutput("decode", options.output, text.str());
   }
   nlohmann::json reports = nlohmann::json::array();

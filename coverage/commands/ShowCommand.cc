@@ -433,6 +433,7 @@ int runShow(const ShowOptions &options) {
       text << fileSummaryText(files);
     if (options.summary && !options.json)
       text << totalText(totals);
+    sources.reportUnread("show");
   } catch (const InputError &e) {
     return reportError("show", displayName(options.corpus), e.what(),
                        kExitBadInput);

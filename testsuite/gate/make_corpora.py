@@ -92,6 +92,12 @@ def main():
           os.path.join(work, "profiles"),
           os.path.join(work, "profiles-variant")], "pathcov collect (variants)")
 
+    # The sources moved away: their recorded root is gone.
+    moved = copy.deepcopy(full)
+    for f in moved["functions"]:
+        f["source_root"] = "/nonexistent/checkout"
+    write("moved.json", moved)
+
     no_unused = copy.deepcopy(full)
     no_unused["functions"].remove(function(no_unused, "unused"))
     write("no-unused.json", no_unused)
