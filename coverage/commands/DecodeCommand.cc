@@ -178,8 +178,10 @@ public:
       ++n;
       v.testsTook.push_back(std::move(o));
     }
+    // Only the tested paths that came the same way count: another tested
+    // path may take this outcome after another prefix.
     v.text = place(v) + ": " + (v.atStart ? "" : "took ") + v.took.text +
-             ", the tests " +
+             (v.atStart ? ", the tests " : ", the tests that came this way ") +
              (others.size() == 1 ? "always " : "only ") +
              (v.atStart ? "started " : "took ") + list;
     return d;

@@ -172,9 +172,16 @@ def scenario_counts(a, tmp):
 
 
 def scenario_clean(a, tmp):
-    run([a.residual, "clean"], tmp,
-        stdout="array 0 3 0 0 0\nsorted 0 2 0 0 0 0\n")
-    only(tmp, [], "files written (nothing residual: no report)")
+    # Only tested paths, but counted ones (count-tested=1): a report with
+    # their counts and no residual path, lest the counts be lost.
+    pid, _ = run([a.residual, "clean"], tmp,
+                 stdout="array 0 3 0 0 0\nsorted 0 2 0 0 0 0\n")
+    only(tmp, [report_name(a.residual, pid, 0)])
+    report = load(tmp, report_name(a.residual, pid, 0))
+    check_report(report, a.residual, pid, "exit", [])
+    expect(sorted((t["identity"], t["id"], t["count"])
+                  for t in report["tested_paths"]),
+           [("_Z5parsePKc", 7, 3), ("sorted_fn", 10, 2)], "tested_paths")
 
 
 def scenario_mixed(a, tmp):

@@ -207,7 +207,7 @@ static int seen(void) {
   return 0;
 }
 
-/* Only tested paths: nothing to report at exit. */
+/* Only tested paths, counted ones: a report of their counts at exit. */
 static void clean(void) {
   repeat(&fn_arr, 1, 7, 3);
   repeat(&fn_sorted, 0, 10, 2);

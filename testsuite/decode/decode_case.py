@@ -227,7 +227,7 @@ def expected_text(decoded, source, m):
                              f"{p['divergence']['text']}")
     c = m["sign"]
     lines.append(f"    left the tested ground at {source}:{c}: took false, "
-                 "the tests always took true")
+                 "the tests that came this way always took true")
     lines.append(f"    left the tested ground at {source}:{m['repeat']}: "
                  "started here (loop), the tests always started at function "
                  "entry")
