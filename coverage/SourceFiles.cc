@@ -75,11 +75,14 @@ void SourceFiles::reportUnread(const std::string &command) const {
       names += (names.empty() ? "" : ", ") + key.first;
   if (!unread)
     return;
-  std::cerr << "pathcov " << command << ": cannot read the source of "
-            << names << (unread > 3 ? " and " + std::to_string(unread - 3) +
-                                          " more" : "")
-            << ": its lines have no text; --source-root DIR names the "
-               "directory its path is relative to\n";
+  const bool one = unread == 1;
+  std::cerr << "pathcov " << command << ": cannot read the source"
+            << (one ? " of " : "s of ") << names
+            << (unread > 3 ? " and " + std::to_string(unread - 3) + " more" : "")
+            << (one ? ": its lines have no text; --source-root DIR names the "
+                      "directory its path is relative to\n"
+                    : ": their lines have no text; --source-root DIR names the "
+                      "directory their paths are relative to\n");
 }
 
 std::vector<std::string>
