@@ -9,7 +9,9 @@ corpora and release builds of the same class build silently.
 - -O0 corpus, -O2 release: one warning naming '-O0' and '-O2', no per-function
   stale warnings, every function stale;
 - -O2 corpus, -O0 release: the same warning the other way round;
-- -O2 corpus, release at -O1, -Og, -Os, -O3, -O2: no optimization warning.
+- -O2 corpus, release at -O1, -Og, -Os, -O3, -O2: no optimization warning;
+- every build with -Werror -Wno-error=missing-profile: each warning is
+  -Wmissing-profile's, and stays a warning.
 
 usage: check_optimization_class.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -45,7 +47,8 @@ def residual(level, corpus, work):
     if os.path.exists(stats):
         os.remove(stats)
     result = subprocess.run(
-        ["gcc", level, f"-fplugin={PLUGIN}", "-fplugin-arg-pathcov-mode=residual",
+        ["gcc", level, "-Werror", "-Wno-error=missing-profile",
+         f"-fplugin={PLUGIN}", "-fplugin-arg-pathcov-mode=residual",
          f"-fplugin-arg-pathcov-corpus={corpus}",
          f"-fplugin-arg-pathcov-stats={stats}", "-c", SOURCE,
          "-o", os.path.join(work, "out.o")],
@@ -53,6 +56,9 @@ def residual(level, corpus, work):
     check(result.returncode == 0, f"residual build at {level}", result.stderr)
     warnings = [line for line in result.stderr.splitlines()
                 if "pathcov:" in line]
+    check(all(w.endswith("[-Wmissing-profile]") for w in warnings),
+          f"{level}: each warning under -Wmissing-profile, kept a warning "
+          "under -Werror", "\n".join(warnings))
     policies = json.loads(open(stats).readline())["functions"] \
         if os.path.exists(stats) else {}
     return warnings, policies
