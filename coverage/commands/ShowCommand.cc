@@ -318,7 +318,8 @@ void addToTotals(ShowTotals &totals, const CorpusFunction &f,
   totals.fieldObserved += untestedFieldPaths(f, fieldRunsOf(field, f));
 }
 
-// "1 function above the path bound (5 of 2048 paths tested)"
+// "1 function above the path bound of 1000 (5 of 2048 paths tested), not
+// in the ratio"
 std::string aboveBoundText(const ShowTotals &t) {
   return std::to_string(t.aboveBound) +
          (t.aboveBound == 1 ? " function" : " functions") +
