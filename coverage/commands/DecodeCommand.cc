@@ -120,6 +120,41 @@ struct DecodedReport {
 // How many hot subpaths decode shows per thread.
 constexpr size_t kHotSubpathsShown = 5;
 
+// The shortest prefix of `paths` that, repeated, makes all of it.
+std::vector<uint64_t> primitivePeriod(const std::vector<uint64_t> &paths) {
+  const size_t n = paths.size();
+  for (size_t p = 1; p < n; ++p)
+    if (n % p == 0 && std::equal(paths.begin() + p, paths.end(), paths.begin()))
+      return {paths.begin(), paths.begin() + p};
+  return paths;
+}
+
+// The hottest subpaths, heaviest first, but of each that is another
+// repeated (SEQUITUR's rules for two iterations, for four...) only the
+// shortest, and none that is one path repeated (the history's own lines
+// show a run of one path): a run of 126 of one path read as four nested
+// hot subpaths.
+std::vector<DecodedHistory::Hot> distinctHotSubpaths(const PathGrammar &g) {
+  std::vector<DecodedHistory::Hot> candidates;
+  std::map<std::vector<uint64_t>, size_t> shortest; // period -> candidate
+  for (const HotSubpath &hot : hotSubpaths(g, 16 * kHotSubpathsShown)) {
+    std::vector<uint64_t> paths = expandRule(g, hot.rule);
+    std::vector<uint64_t> period = primitivePeriod(paths);
+    if (period.size() == 1)
+      continue;
+    const auto [known, added] = shortest.emplace(period, candidates.size());
+    if (!added && candidates[known->second].paths.size() <= paths.size())
+      continue;
+    known->second = candidates.size();
+    candidates.push_back({hot, std::move(paths)});
+  }
+  std::vector<DecodedHistory::Hot> hot;
+  for (size_t i = 0; i < candidates.size() && hot.size() < kHotSubpathsShown; ++i)
+    if (shortest.at(primitivePeriod(candidates[i].paths)) == i)
+      hot.push_back(std::move(candidates[i]));
+  return hot;
+}
+
 // The nearest tested path and the divergence of a function's residual
 // paths, against its tested paths regenerated once.
 class FunctionDecoder {
@@ -417,8 +452,7 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
            !std::binary_search(r->testedIds.begin(), r->testedIds.end(), p.id)});
     }
     h.sequence = expandPathGrammar(thread.grammar);
-    for (const HotSubpath &hot : hotSubpaths(thread.grammar, kHotSubpathsShown))
-      h.hot.push_back({hot, expandRule(thread.grammar, hot.rule)});
+    h.hot = distinctHotSubpaths(thread.grammar);
     decoded.history.push_back(std::move(h));
   }
   return decoded;
@@ -475,8 +509,15 @@ void showHistory(const DecodedHistory &h, const Report &r,
     out << "  hot subpaths (repeated sequences):\n";
     for (const DecodedHistory::Hot &hot : h.hot) {
       out << "    " << plural(hot.rule.occurrences, "time", "times") << ": ";
-      for (size_t i = 0; i < hot.paths.size(); ++i)
-        out << (i ? ", " : "") << stepName(h.paths[hot.paths[i]]);
+      // A run of one path as one item: "f path 3 (5 in a row)".
+      for (size_t i = 0, run; i < hot.paths.size(); i += run) {
+        for (run = 1; i + run < hot.paths.size() &&
+                      hot.paths[i + run] == hot.paths[i];
+             ++run) {
+        }
+        out << (i ? ", " : "") << stepName(h.paths[hot.paths[i]])
+            << (run > 1 ? " (" + std::to_string(run) + " in a row)" : "");
+      }
       out << "\n";
     }
   }

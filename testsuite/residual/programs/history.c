@@ -112,6 +112,8 @@ int main(int argc, char **argv) {
     sink = run_loop(6);
   } else if (strcmp(run, "recursion") == 0) {
     sink = fact(4);
+  } else if (strcmp(run, "deep") == 0) {
+    sink = fact(16); /* 15 recursive returns in a row: one path repeated */
   } else if (strcmp(run, "longjmp") == 0) {
     sink = catcher(7);
   } else if (strcmp(run, "threads") == 0 || strcmp(run, "reuse") == 0) {
