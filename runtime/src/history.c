@@ -134,7 +134,7 @@ struct first_path {
  * pathcov_preserving_vectors (libc's code may use vector registers). */
 static void start_thread(void *arg) {
   struct first_path *first = arg;
-  pthread_once(&history.once, init_history);
+  pathcov_once(&history.once, init_history);
   uint64_t size = history.size;
   if (size == UINT64_MAX)
     size = UINT64_C(1) << ((first->fn->flags >> PATHCOV_FN_HISTORY_SHIFT) &

@@ -5,6 +5,7 @@
 #define PATHCOV_RUNTIME_INTERNAL_H
 
 #include <limits.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,12 @@
  * test of errno, at a path end) and before main, where C says errno is 0:
  * it must never change errno. */
 void *pathcov_map_zeroed(size_t bytes, int flags);
+
+/* pthread_once(once, init), errno as it was: the runtime's start-ups run
+ * from constructors, before main, and from the first path end, API call
+ * or thread that needs them (realpath left EINVAL behind; a setting read
+ * with strtoull set errno to 0 at a thread's first path end). */
+void pathcov_once(pthread_once_t *once, void (*init)(void));
 
 /* Exported, but calls from inside a module bind to that module's own copy of
  * the runtime (default visibility would let the first module that exports

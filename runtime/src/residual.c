@@ -588,7 +588,7 @@ uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
   return value;
 }
 
-static void set_up_reports(void) {
+static void init_reports(void) {
   /* Residual paths run before now (other modules' constructors) were
    * sampled with the defaults; a word armed then keeps its arm (entry). */
   __atomic_store_n(&context_settings.depth,
@@ -628,18 +628,11 @@ static void set_up_reports(void) {
   }
 }
 
-/* Run once: errno as it was (runtime.c's init_module says why). */
-static void init_reports(void) {
-  const int saved = errno;
-  set_up_reports();
-  errno = saved;
-}
-
 /* Priority 101, like runtime.c's: before the module's other constructors.
  * Recording needs no start-up (the table is zeroed static memory), so
  * residual paths run by earlier constructors of other modules are kept. */
 __attribute__((constructor(101))) static void on_load(void) {
-  pthread_once(&rep.once, init_reports);
+  pathcov_once(&rep.once, init_reports);
 }
 
 /* At exit, or dlclose of a shared library (then the handlers must go). A
@@ -647,7 +640,7 @@ __attribute__((constructor(101))) static void on_load(void) {
  * actions, and this module's report written already. */
 __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno;
-  pthread_once(&rep.once, init_reports);
+  pathcov_once(&rep.once, init_reports);
   if (rep.enabled && rep.residual_descriptors && has_paths_to_report())
     write_report(report_dir(), "exit", 0, 0);
   uninstall_handlers();
@@ -658,7 +651,7 @@ __attribute__((destructor(101))) static void on_unload(void) {
 /* ------------------------------------------------------------------ API */
 
 PATHCOV_EXPORT int pathcov_report_write(const char *path) {
-  pthread_once(&rep.once, init_reports);
+  pathcov_once(&rep.once, init_reports);
   if (!path || !*path) {
     errno = ENOENT;
     return -1;
@@ -673,7 +666,7 @@ PATHCOV_EXPORT int pathcov_report_write(const char *path) {
 }
 
 PATHCOV_EXPORT int pathcov_report_write_fd(int fd) {
-  pthread_once(&rep.once, init_reports);
+  pathcov_once(&rep.once, init_reports);
   if (fd < 0) {
     errno = EBADF;
     return -1;
@@ -689,7 +682,7 @@ PATHCOV_EXPORT int pathcov_report_write_fd(int fd) {
 }
 
 PATHCOV_EXPORT size_t pathcov_report_buffer(char *buffer, size_t size) {
-  pthread_once(&rep.once, init_reports);
+  pathcov_once(&rep.once, init_reports);
   struct pathcov_out o;
   pathcov_out_memory(&o, buffer, buffer ? size : 0);
   format_report(&o, "request", 0, 0);

@@ -335,7 +335,7 @@ static int writes_profiles(void);
 static void write_at_exec(void);
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
-static void set_up_module(void) {
+static void init_module(void) {
   /* Any address in this copy of the runtime identifies the module: the
    * runtime is linked statically into it. (Done even without descriptors:
    * a report asked for through the API names its module.) */
@@ -369,11 +369,9 @@ static void set_up_module(void) {
     pathcov_exec_hook_add(&exec_hook);
 }
 
-/* Run once, from the constructor or the first call that needs it: errno
- * as it was (realpath leaves EINVAL behind, which programs saw at main). */
-static void init_module(void) {
+void pathcov_once(pthread_once_t *once, void (*init)(void)) {
   const int saved = errno;
-  set_up_module();
+  pthread_once(once, init);
   errno = saved;
 }
 
@@ -388,11 +386,11 @@ void *pathcov_map_zeroed(size_t bytes, int flags) {
 /* Priority 101 (the first after the implementation's): runs before the
  * module's other constructors, which may already run instrumented code. */
 __attribute__((constructor(101))) static void on_load(void) {
-  pthread_once(&module.once, init_module);
+  pathcov_once(&module.once, init_module);
 }
 
 const struct pathcov_module *pathcov_this_module(void) {
-  pthread_once(&module.once, init_module);
+  pathcov_once(&module.once, init_module);
   return &module.id;
 }
 
@@ -405,7 +403,7 @@ static int writes_profiles(void) {
 }
 
 static int write_profile(const char *reason) {
-  pthread_once(&module.once, init_module);
+  pathcov_once(&module.once, init_module);
   if (!writes_profiles())
     return 0;
   if (pathcov_secure_execution()) {
@@ -465,7 +463,7 @@ PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush"); }
 
 PATHCOV_EXPORT int pathcov_reset(void) {
   /* module.entered must exist before any count is taken. */
-  pthread_once(&module.once, init_module);
+  pathcov_once(&module.once, init_module);
   lock();
   discard_counts(0);
   unlock();

@@ -10,6 +10,9 @@ mode with history=64 and run:
     iteration, 4 times; not also its rule for two iterations); decode
     refuses it naming a function the module does not have;
   - recursion: fact(4), the base case then three recursive returns;
+  - errno: EDOM set before the process's first path end, which starts
+    the history (PATHCOV_HISTORY=16 read with strtoull), is EDOM after it
+    (exit 3 if not);
   - deep: fact(16), one path 15 times in a row: no hot subpath (SEQUITUR's
     rules for two, four and eight of it are that path repeated);
   - longjmp: catcher's path up to setjmp (a cut), thrower's (it ends at
@@ -145,6 +148,12 @@ def main():
                       f"-fplugin-arg-pathcov-corpus={corpus}"]
     must([*residual_build, "-fplugin-arg-pathcov-history=64", "-o", residual,
           *link], "residual build")
+
+    # errno across the first path end, which starts the history and reads
+    # PATHCOV_HISTORY (strtoull): as the program left it.
+    r = Run(args, residual, "errno", env={"PATHCOV_HISTORY": "16"})
+    check(r.current and r.current[0].get("size") == 16,
+          "errno: PATHCOV_HISTORY=16 read", json.dumps(r.current)[:300])
 
     # One path 15 times in a row: SEQUITUR's rules for 2, 4, 8 of it are
     # no hot subpath (the history's list shows the run on one line).

@@ -6,6 +6,7 @@
  * which ask while a worker thread waits. */
 #include <pathcov/pathcov.h>
 
+#include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdint.h>
@@ -114,6 +115,17 @@ int main(int argc, char **argv) {
     sink = fact(4);
   } else if (strcmp(run, "deep") == 0) {
     sink = fact(16); /* 15 recursive returns in a row: one path repeated */
+  } else if (strcmp(run, "errno") == 0) {
+    /* A libc call's errno, not yet read, across the process's first path
+     * end, where the history starts (reading PATHCOV_HISTORY): exit 3 if
+     * it changed. */
+    errno = EDOM;
+    sink = fact(1);
+    /* GCC knows fact's code stores nothing but its counts: read errno
+     * again anyway. */
+    __asm__ volatile("" ::: "memory");
+    const int seen = errno;
+    return write_report(argv[2]) || seen != EDOM ? 3 : 0;
   } else if (strcmp(run, "longjmp") == 0) {
     sink = catcher(7);
   } else if (strcmp(run, "threads") == 0 || strcmp(run, "reuse") == 0) {
