@@ -142,15 +142,19 @@ std::vector<DecodedHistory::Hot> distinctHotSubpaths(const PathGrammar &g) {
     std::vector<uint64_t> period = primitivePeriod(paths);
     if (period.size() == 1)
       continue;
-    const auto [known, added] = shortest.emplace(period, candidates.size());
+    const auto [known, added] =
+        shortest.emplace(std::move(period), candidates.size());
     if (!added && candidates[known->second].paths.size() <= paths.size())
       continue;
     known->second = candidates.size();
     candidates.push_back({hot, std::move(paths)});
   }
+  std::vector<bool> kept(candidates.size(), false);
+  for (const auto &[period, candidate] : shortest)
+    kept[candidate] = true;
   std::vector<DecodedHistory::Hot> hot;
   for (size_t i = 0; i < candidates.size() && hot.size() < kHotSubpathsShown; ++i)
-    if (shortest.at(primitivePeriod(candidates[i].paths)) == i)
+    if (kept[i])
       hot.push_back(std::move(candidates[i]));
   return hot;
 }

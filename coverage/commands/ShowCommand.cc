@@ -34,6 +34,9 @@ struct ShowOptions {
   bool json = false;
   bool summary = false;
   bool byFunction = false; // --summary: a line per function, not per file
+
+  // --summary's lines are files' (fileSummaryText), not functions'.
+  bool summarizesFiles() const { return summary && !byFunction; }
   uint64_t maxPaths = 100;
   bool source = false;                  // each path's source text too
   std::vector<std::string> sourceRoots; // --source-root, in order
@@ -206,8 +209,8 @@ void showKPathsText(const ShowOptions &options, const CorpusFunction &f,
 void showText(const ShowOptions &options, const Corpus &corpus,
               const CorpusFunction &f, const FieldRuns &field,
               const SourceFiles &sources, std::ostream &out) {
-  if (options.summary && !options.byFunction)
-    return; // the files' lines come after (fileSummaryText)
+  if (options.summarizesFiles())
+    return; // the files' lines come after
   const FunctionMetadata &m = f.metadata;
   out << functionHeading(corpus, m) << ": ";
   if (!m.skipped.empty()) {
@@ -421,16 +424,18 @@ int runShow(const ShowOptions &options) {
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);
     ShowTotals totals;
-    std::map<std::string, ShowTotals> files;
+    const bool byFile = options.summarizesFiles() && !options.json;
+    std::map<std::string, ShowTotals> files; // with byFile
     for (const CorpusFunction *f : functionsToShow(options, corpus)) {
       if (options.json)
         functions.push_back(showJson(options, *f, field));
       else
         showText(options, corpus, *f, field, sources, text);
       addToTotals(totals, *f, field);
-      addToTotals(files[f->metadata.file], *f, field);
+      if (byFile)
+        addToTotals(files[f->metadata.file], *f, field);
     }
-    if (options.summary && !options.byFunction && !options.json)
+    if (byFile)
       text << fileSummaryText(files);
     if (options.summary && !options.json)
       text << totalText(totals);

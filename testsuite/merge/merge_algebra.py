@@ -125,6 +125,11 @@ def main():
     check(stderr_of[0].startswith(
         "pathcov merge: 2 field paths of 2 functions set aside, in the "
         "corpus's set_aside (first: "), f"set aside: {stderr_of[0]!r}")
+    quiet = subprocess.run([args.pathcov, "merge", "-q", "-o",
+                            os.path.join(work, "quiet.json"), A, B, R1, R2, R3],
+                           capture_output=True, text=True)
+    check(quiet.returncode == 0 and quiet.stderr == "",
+          f"merge -q printed {quiet.stderr!r}")
     for order in ((R3, B, R1, A, R2), (R2, R1, R3, B, A)):
         check(merge(*order) == full, f"not commutative: {order}")
     AB_ = saved("ab.json", AB)

@@ -45,6 +45,8 @@ def main():
              "'peel-insns=99999999999': expected a number"),
             (["two-choice-slots=some"], "pathcov: bad argument "
              "'two-choice-slots=some': expected a number"),
+            (["system-headers=2"], "pathcov: bad argument "
+             "'system-headers=2': expected 0 or 1"),
             (["k=0"], "pathcov: bad argument 'k=0': expected a number from 1 to 16"),
             (["k=17"], "pathcov: bad argument 'k=17': expected a number from 1 to 16"),
             (["mode=residual", f"corpus={HERE}/two_diamonds.c", "k=2"],

@@ -10,6 +10,8 @@ mode with history=64 and run:
     iteration, 4 times; not also its rule for two iterations); decode
     refuses it naming a function the module does not have;
   - recursion: fact(4), the base case then three recursive returns;
+  - pairs: run_pairs(8), step's one path twice then the loop's, per
+    iteration: decode's hot subpath reads "step path N (2 in a row)";
   - errno: EDOM set before the process's first path end, which starts
     the history (PATHCOV_HISTORY=16 read with strtoull), is EDOM after it
     (exit 3 if not);
@@ -148,6 +150,14 @@ def main():
                       f"-fplugin-arg-pathcov-corpus={corpus}"]
     must([*residual_build, "-fplugin-arg-pathcov-history=64", "-o", residual,
           *link], "residual build")
+
+    # A run of one path inside a hot subpath reads as one item.
+    r = Run(args, residual, "pairs")
+    text = must([args.pathcov, "decode", r.file], "pairs: decode").stdout
+    check(re.search(r"\n    7 times: step path \d+ \(2 in a row\), "
+                    r"run_pairs path \d+", text),
+          "pairs: the iteration's hot subpath, step's two paths as one item",
+          text[-1200:])
 
     # errno across the first path end, which starts the history and reads
     # PATHCOV_HISTORY (strtoull): as the program left it.

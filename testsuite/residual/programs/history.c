@@ -31,6 +31,14 @@ __attribute__((noinline)) static int run_loop(int n) {
   return total; /* mark: loop-end */
 }
 
+/* step's same path twice, then the loop's, per iteration. */
+__attribute__((noinline)) static int run_pairs(int n) {
+  int total = 0;
+  for (int i = 0; i < n; ++i)
+    total += step(1) + step(1);
+  return total;
+}
+
 __attribute__((noinline)) static int fact(int n) {
   if (n <= 1)
     return 1; /* mark: fact-base */
@@ -115,6 +123,8 @@ int main(int argc, char **argv) {
     sink = fact(4);
   } else if (strcmp(run, "deep") == 0) {
     sink = fact(16); /* 15 recursive returns in a row: one path repeated */
+  } else if (strcmp(run, "pairs") == 0) {
+    sink = run_pairs(8);
   } else if (strcmp(run, "errno") == 0) {
     /* A libc call's errno, not yet read, across the process's first path
      * end, where the history starts (reading PATHCOV_HISTORY): exit 3 if
