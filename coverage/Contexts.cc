@@ -1,5 +1,7 @@
 #include "Contexts.h"
 
+#include "pathcov/format/ProjectPath.h"
+
 #include <algorithm>
 #include <sstream>
 #include <tuple>
@@ -29,7 +31,8 @@ SourceFrame unknownFrame(const ContextFrame &frame,
 
 std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
                                           const std::vector<CorpusModule> &modules,
-                                          Symbolizer &symbolizer) {
+                                          Symbolizer &symbolizer,
+                                          const std::string &sourceRoot) {
   std::vector<SourceFrame> frames;
   for (size_t k = 0; k < context.frames.size(); ++k) {
     const ContextFrame &frame = context.frames[k];
@@ -42,6 +45,8 @@ std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
       found.push_back(unknownFrame(frame, modules));
     if (k == 0) // the function's start: its name is what it says
       found = {{found.back().function, "", 0}};
+    for (SourceFrame &source : found)
+      source.file = projectSpelling(source.file, sourceRoot);
     frames.insert(frames.end(), found.begin(), found.end());
   }
   return frames;
@@ -51,11 +56,11 @@ std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
 
 void addSourceContexts(SourceContexts &into, const CallingContexts &contexts,
                        const std::vector<CorpusModule> &modules,
-                       Symbolizer &symbolizer) {
+                       Symbolizer &symbolizer, const std::string &sourceRoot) {
   into.samples += contexts.samples;
   for (const CallingContext &context : contexts.kept) {
     std::vector<SourceFrame> frames =
-        symbolizeContext(context, modules, symbolizer);
+        symbolizeContext(context, modules, symbolizer, sourceRoot);
     auto same = std::find_if(into.kept.begin(), into.kept.end(),
                              [&](const SourceContext &c) {
                                return sameSource(c.frames, frames);
@@ -74,13 +79,19 @@ void addSourceContexts(SourceContexts &into, const CallingContexts &contexts,
 std::map<FieldKey, SourceContexts> fieldContexts(const Corpus &corpus,
                                                  Symbolizer &symbolizer) {
   std::map<FieldKey, SourceContexts> contexts;
-  for (const auto &[path, sightings] : corpus.field)
+  for (const auto &[path, sightings] : corpus.field) {
+    const auto function = corpus.functions.find(
+        {std::get<0>(path), std::get<1>(path)});
+    const std::string sourceRoot = function == corpus.functions.end()
+                                       ? ""
+                                       : function->second.metadata.sourceRoot;
     for (const auto &[report, s] : sightings) {
       const auto merged = corpus.reports.find(report);
       if (s.contexts.samples && merged != corpus.reports.end())
         addSourceContexts(contexts[path], s.contexts,
-                          merged->second.contextModules, symbolizer);
+                          merged->second.contextModules, symbolizer, sourceRoot);
     }
+  }
   return contexts;
 }
 

@@ -30,10 +30,11 @@ struct SourceContexts {
 };
 
 // Adds `contexts`, whose frames name `modules` (a report's
-// context_modules), into `into`.
+// context_modules), into `into`. Frames' files are spelled as the
+// function's own, whose source root is `sourceRoot` (projectSpelling).
 void addSourceContexts(SourceContexts &into, const CallingContexts &contexts,
                        const std::vector<CorpusModule> &modules,
-                       Symbolizer &symbolizer);
+                       Symbolizer &symbolizer, const std::string &sourceRoot);
 
 // Every field path's contexts in a corpus, over the reports merged in.
 std::map<FieldKey, SourceContexts> fieldContexts(const Corpus &corpus,

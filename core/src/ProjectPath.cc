@@ -32,6 +32,22 @@ std::optional<std::string> relativeUnder(const std::string &path,
   return path.substr(prefix.size());
 }
 
+std::string normalRelative(const std::string &path) {
+  const std::string normal = fs::path(path).lexically_normal().string();
+  return normal.rfind("./", 0) == 0 ? normal.substr(2) : normal;
+}
+
+std::string projectSpelling(const std::string &file,
+                            const std::string &sourceRoot) {
+  if (isMadeUpName(file))
+    return file;
+  if (file[0] != '/')
+    return normalRelative(file);
+  const std::optional<std::string> relative =
+      relativeUnder(absoluteNormal(file, "/"), sourceRoot);
+  return relative ? *relative : file;
+}
+
 std::string findProjectRoot(const std::string &file) {
   static const char *const kMarkers[] = {".git", ".hg", ".svn", ".pathcov-root"};
   for (fs::path dir = fs::path(file).parent_path();; dir = dir.parent_path()) {
@@ -63,10 +79,8 @@ std::string ProjectPaths::operator()(const std::string &path) const {
     if (auto relative = relativeUnder(absolute, root_))
       return *relative;
   const std::string mapped = prefixMap_(absolute);
-  if (mapped != absolute) {
-    const std::string normal = fs::path(mapped).lexically_normal().string();
-    return normal.rfind("./", 0) == 0 ? normal.substr(2) : normal;
-  }
+  if (mapped != absolute)
+    return normalRelative(mapped);
   if (!rootGiven_ && !root_.empty())
     if (auto relative = relativeUnder(absolute, root_))
       return *relative;

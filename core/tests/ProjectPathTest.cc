@@ -100,3 +100,18 @@ TEST(ProjectPaths, AbsoluteOutsideAnyCheckout) {
   EXPECT_EQ(paths("m.c"), dir + "/m.c");
   EXPECT_EQ(paths("<built-in>"), "<built-in>");
 }
+
+// Debug information's names for a project's files (calling contexts) read
+// as the plugin's: what a prefix-mapped build's DWARF says ("./a.c", from
+// the comp_dir "."), and absolute names below the function's source root.
+TEST(ProjectPaths, DebugInformationSpelledAsTheProjectsFiles) {
+  EXPECT_EQ(projectSpelling("./pngrutil.c", ""), "pngrutil.c");
+  EXPECT_EQ(projectSpelling("./src/../lib//a.c", "/p"), "lib/a.c");
+  EXPECT_EQ(projectSpelling("/p/src/a.c", "/p"), "src/a.c");
+  EXPECT_EQ(projectSpelling("/p/src/../b.c", "/p/"), "b.c");
+  EXPECT_EQ(projectSpelling("/usr/include/stdio.h", "/p"), "/usr/include/stdio.h");
+  EXPECT_EQ(projectSpelling("/p2/a.c", "/p"), "/p2/a.c");
+  EXPECT_EQ(projectSpelling("/p/a.c", ""), "/p/a.c");
+  EXPECT_EQ(projectSpelling("", "/p"), "");
+  EXPECT_EQ(projectSpelling("<built-in>", "/p"), "<built-in>");
+}

@@ -408,7 +408,7 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
                        std::to_string(p.id) + " of " + f.name +
                        " add up past 2^64 - 1 runs");
     addSourceContexts(residual.contexts, p.contexts, report.contextModules,
-                      symbolizer);
+                      symbolizer, f.sourceRoot);
   }
 
   for (auto &[index, paths] : found) {

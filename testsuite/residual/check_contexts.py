@@ -23,6 +23,9 @@ that fit are exact), then run on x = 500:
     each at its line (classify <- scaled <- via_inline), and a function
     whose first instructions are inlined code after itself
     (starts_inlined, not bits_of);
+  - frames name contexts.c as the function's heading does, in a build
+    with -ffile-prefix-map too (its debug information says
+    "./contexts.c");
   - crash 1: the crash report (SIGSEGV) holds the contexts;
   - a build without unwind tables: each context is the function alone;
   - the chains and crash reports merged into the test corpus: each
@@ -93,6 +96,17 @@ def chain(context, stop):
     return out
 
 
+def check_spelling(run, name):
+    """Frames in contexts.c name it as the function's heading does (the
+    debug information's own name is absolute, or "./contexts.c")."""
+    want = run.functions["classify"]["file"]
+    files = {frame["file"] for c in run.classify["contexts"]["kept"]
+             for frame in c["frames"]
+             if (frame["file"] or "").endswith("contexts.c")}
+    check(files == {want}, f"{name}: contexts.c spelled {want!r} in frames",
+          str(files))
+
+
 def main():
     parser = argparse.ArgumentParser()
     for option in ("compiler", "plugin", "runtime", "pathcov", "workdir"):
@@ -140,6 +154,7 @@ def main():
           "chains: each context starts in classify")
     check(r.report["context_period"] == 1 and r.report["context_depth"] == 8,
           "chains: the report's settings", str(r.report.get("context_period")))
+    check_spelling(r, "chains")
 
     # The default period: the first run's context only.
     r = Run(args, residual, "first-only", ["chains", "10"], {})
@@ -247,6 +262,19 @@ def main():
         args.workdir, "no-unwind-tables", "*.json"))], "decode").stdout
     check("18: callers unknown" in text, "no-unwind-tables: decode says so",
           text)
+
+    # A prefix-mapped build (Debian's default): its debug information says
+    # "./contexts.c" where the function's file is "contexts.c".
+    mapped = os.path.join(args.workdir, "residual-prefix-mapped")
+    must([*build, "-fplugin-arg-pathcov-mode=residual",
+          f"-fplugin-arg-pathcov-corpus={corpus}",
+          f"-ffile-prefix-map={os.path.dirname(PROGRAM)}=.",
+          "-o", mapped, *link], "residual build with -ffile-prefix-map")
+    r = Run(args, mapped, "prefix-mapped", ["chains", "1"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    check(r.functions["classify"]["file"] == "contexts.c",
+          "prefix-mapped: the function's file", r.functions["classify"]["file"])
+    check_spelling(r, "prefix-mapped")
 
     check_merged(args, corpus, [os.path.join(args.workdir, name)
                                 for name in ("chains", "crash")],

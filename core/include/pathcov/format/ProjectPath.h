@@ -21,6 +21,19 @@ std::string absoluteNormal(const std::string &path, const std::string &cwd);
 std::optional<std::string> relativeUnder(const std::string &path,
                                          const std::string &root);
 
+// A relative path lexically normalized, without a leading "./": how a
+// prefix map's result ("./a.c" for "-ffile-prefix-map=DIR=.") is
+// recorded.
+std::string normalRelative(const std::string &path);
+
+// A file name from debug information (a calling context's frame) spelled
+// as the plugin spells the project's own files, so that one file has one
+// name in one output: a relative name (a prefix-mapped build's) as
+// normalRelative makes it, an absolute one below `sourceRoot` (a function's
+// source_root) relative to it, any other unchanged.
+std::string projectSpelling(const std::string &file,
+                            const std::string &sourceRoot);
+
 // The nearest directory above absolute `file` that holds a checkout's
 // marker: .git (directory or file, as in worktrees and submodules), .hg,
 // .svn or .pathcov-root; "" if none.
