@@ -127,15 +127,20 @@ std::string functionHeading(const FunctionMetadata &f) {
   return heading;
 }
 
-std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f) {
+std::string variantNote(const Corpus &corpus, const FunctionMetadata &f) {
   auto variant = corpus.functions.lower_bound({f.identity, ""});
   size_t variants = 0;
   for (; variant != corpus.functions.end() &&
          variant->first.first == f.identity && variants < 2;
        ++variant)
     ++variants;
-  return variants > 1 ? functionHeading(f) + " (CFG " + f.checksum + ")"
-                      : functionHeading(f);
+  return variants > 1 ? cfgNote(f) : "";
+}
+
+std::string cfgNote(const FunctionMetadata &f) { return " (CFG " + f.checksum + ")"; }
+
+std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f) {
+  return functionHeading(f) + variantNote(corpus, f);
 }
 
 std::string pathText(const FunctionMetadata &f, const PathDescription &p) {

@@ -36,6 +36,10 @@ std::string functionHeading(const FunctionMetadata &f);
 // several CFGs (a source built several ways: fmt's format.cc with and
 // without exceptions), so that its variants' lines differ.
 std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f);
+// Just the " (CFG checksum)", or "" (outputs that give the name apart).
+std::string variantNote(const Corpus &corpus, const FunctionMetadata &f);
+// " (CFG checksum)": what tells a function's variants apart.
+std::string cfgNote(const FunctionMetadata &f);
 
 PathDescription describePath(const FunctionMetadata &f,
                              const NumberedDag &numbered, uint64_t id);

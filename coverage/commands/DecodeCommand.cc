@@ -588,9 +588,15 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
   if (r.droppedPaths)
     out << "  warning: " << r.droppedPaths << " more residual path runs "
         << "were dropped (the runtime's table of residual paths was full)\n";
+  // A function built several ways (several CFGs in one module) reads
+  // apart by its CFG's checksum.
+  std::map<std::string, size_t> variants;
+  for (const DecodedFunction &fn : d.functions)
+    ++variants[fn.metadata->identity];
   for (const DecodedFunction &fn : d.functions) {
     const FunctionMetadata &f = *fn.metadata;
-    out << "\n" << functionHeading(f) << ": "
+    out << "\n" << functionHeading(f)
+        << (variants[f.identity] > 1 ? cfgNote(f) : "") << ": "
         << plural(fn.paths.size(), "residual path", "residual paths") << "; ";
     if (fn.residual->policy == "untested")
       out << "the tests never ran this function\n";

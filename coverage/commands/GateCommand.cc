@@ -253,6 +253,7 @@ struct Criterion {
 };
 
 struct GateResult {
+  const Corpus *corpus = nullptr;       // the current one, for names
   std::vector<FunctionStats> functions; // instrumented, source order
   uint64_t skipped = 0;
   uint64_t inBound = 0, aboveBound = 0, testedInBound = 0, pathsInBound = 0;
@@ -302,6 +303,7 @@ std::vector<uint64_t> firstIds(uint64_t paths, Keep keep) {
 GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
                     const std::optional<LoadedCorpus> &baseline) {
   GateResult r;
+  r.corpus = &current.corpus;
   for (const CorpusFunction *f : inSourceOrder(current.corpus)) {
     if (!f->metadata.skipped.empty()) {
       ++r.skipped;
@@ -541,7 +543,9 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
 // ---------------------------------------------------------------------------
 // Output.
 
-std::string where(const CorpusFunction &f) { return functionHeading(f.metadata); }
+std::string where(const GateResult &r, const CorpusFunction &f) {
+  return functionHeading(*r.corpus, f.metadata);
+}
 
 // The line a loop is named by: its header block's first line, with the
 // file if it is not the function's ("hdr.h:12"); "block 7" if it has none.
@@ -642,8 +646,8 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
     if (items.size() > kMaxListed)
       out << "  ... and " << items.size() - kMaxListed << " more\n";
   };
-  const auto stats = [](const FunctionStats *s) {
-    return where(*s->f) + ": " + statsText(*s);
+  const auto stats = [&r](const FunctionStats *s) {
+    return where(r, *s->f) + ": " + statsText(*s);
   };
   list("Functions below " + oneDecimal(o.failUnderFunctionPaths) + "%",
        r.belowThreshold, stats);
@@ -653,15 +657,15 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
          return stats(s) + (r.newFunctions.count(s->f) ? " [new]" : "");
        });
   list("Untested functions", r.untested,
-       [](const FunctionStats *s) { return where(*s->f); });
-  const auto loop = [](const LoopStats *l) {
-    return where(*l->f) + ": loop at line " + headerText(*l) + ": " +
+       [&r](const FunctionStats *s) { return where(r, *s->f); });
+  const auto loop = [&r](const LoopStats *l) {
+    return where(r, *l->f) + ": loop at line " + headerText(*l) + ": " +
            loopStatsText(*l);
   };
   list("Worst loops within the bound", r.worstLoops, loop);
   list("Loops above the path bound (not in the ratio)", r.loopsAbove, loop);
-  const auto paths = [](const PathList &p) {
-    return where(*p.f) + ": " + std::to_string(p.count) + " " +
+  const auto paths = [&r](const PathList &p) {
+    return where(r, *p.f) + ": " + std::to_string(p.count) + " " +
            (p.reason == "regressed"      ? "tested in the baseline, untested now"
             : p.reason == "new-function" ? "untested in a function new since the baseline"
                                          : "observed in the field, not tested") +
@@ -720,10 +724,15 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
   };
   const std::string statsHeader =
       "| Function | Location | Tested | Paths | Coverage |\n|---|---|---|---|---|\n";
-  const auto statsRow = [](const FunctionStats *s) {
-    const FunctionMetadata &m = s->f->metadata;
-    return "| " + markdownEscape(m.name) + " | " + markdownEscape(m.file) + ":" +
-           std::to_string(m.line) + " | " + std::to_string(s->tested) + " | " +
+  // A function's first two cells: its name (and CFG, for a variant) and
+  // where it is.
+  const auto functionCells = [&r](const CorpusFunction &f) {
+    const FunctionMetadata &m = f.metadata;
+    return "| " + markdownEscape(m.name + variantNote(*r.corpus, m)) + " | " +
+           markdownEscape(m.file) + ":" + std::to_string(m.line) + " | ";
+  };
+  const auto statsRow = [&](const FunctionStats *s) {
+    return functionCells(*s->f) + std::to_string(s->tested) + " | " +
            std::to_string(s->paths) + " | " +
            percentText(s->tested, s->paths) + " |";
   };
@@ -735,10 +744,8 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
   const std::string loopsHeader = "| Function | Location | Loop at | Tested | "
                                   "Transitions | Coverage |\n"
                                   "|---|---|---|---|---|---|\n";
-  const auto loopsRow = [](const LoopStats *l) {
-    const FunctionMetadata &m = l->f->metadata;
-    return "| " + markdownEscape(m.name) + " | " + markdownEscape(m.file) + ":" +
-           std::to_string(m.line) + " | " + markdownEscape(headerText(*l)) +
+  const auto loopsRow = [&](const LoopStats *l) {
+    return functionCells(*l->f) + markdownEscape(headerText(*l)) +
            " | " + std::to_string(l->tested) + " | " +
            transitionsText(l->loop) + " | " +
            percentText(l->tested, l->loop.transitions) + " |";
@@ -748,10 +755,8 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
         loopsHeader, loopsRow);
   const std::string pathsHeader =
       "| Function | Location | Why | Paths | Path ids |\n|---|---|---|---|---|\n";
-  const auto pathsRow = [](const PathList &p) {
-    const FunctionMetadata &m = p.f->metadata;
-    return "| " + markdownEscape(m.name) + " | " + markdownEscape(m.file) + ":" +
-           std::to_string(m.line) + " | " + p.reason + " | " +
+  const auto pathsRow = [&](const PathList &p) {
+    return functionCells(*p.f) + p.reason + " | " +
            std::to_string(p.count) + " | " + idsText(p) + " |";
   };
   table("New untested paths", r.newUntested, pathsHeader, pathsRow);

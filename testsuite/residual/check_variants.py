@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""A function built two ways into one program (programs/variants.c: one
+identity, two CFGs): recorded on 5, run on 500 in residual mode, each
+variant has a residual path, and decode's text names each heading with its
+CFG's checksum, so that the two read apart (as show and gate do). Exits
+non-zero on failure."""
+import argparse
+import glob
+import os
+import re
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+
+PROGRAM = os.path.join(HERE, "programs", "variants.c")
+
+
+def build(args, flags, output):
+    objects = []
+    for name, define in (("main", "-DMAIN"), ("v1", "-DVARIANT=1"),
+                         ("v2", "-DVARIANT=2")):
+        obj = os.path.join(args.workdir, f"{output}-{name}.o")
+        must([args.compiler, "-O2", f"-fplugin={args.plugin}", *flags, define,
+              "-c", PROGRAM, "-o", obj], f"{output}: compile {name}")
+        objects.append(obj)
+    program = os.path.join(args.workdir, output)
+    must([args.compiler, *objects, "-o", program, args.runtime, "-lpthread"],
+         f"{output}: link")
+    return program
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    for option in ("compiler", "plugin", "runtime", "pathcov", "workdir"):
+        parser.add_argument("--" + option, required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    profiles = fresh_directory(os.path.join(args.workdir, "profiles"))
+    corpus = os.path.join(args.workdir, "corpus.json")
+    must([build(args, [], "record"), "5"], "test run",
+         env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    must([args.pathcov, "collect", "-o", corpus, profiles], "collect")
+    residual = build(args, ["-fplugin-arg-pathcov-mode=residual",
+                            f"-fplugin-arg-pathcov-corpus={corpus}"],
+                     "residual")
+    reports = fresh_directory(os.path.join(args.workdir, "reports"))
+    must([residual, "500"], "field run",
+         env={**os.environ, "PATHCOV_REPORT_DIR": reports})
+    text = must([args.pathcov, "decode", *glob.glob(os.path.join(
+        reports, "*.json"))], "decode").stdout
+    headings = re.findall(r"^\S+:\d+ clamp(.*): 1 residual path", text, re.M)
+    check(len(headings) == 2 and
+          all(re.fullmatch(r" \(CFG [0-9a-f]{16}\)", h) for h in headings) and
+          headings[0] != headings[1],
+          "decode: clamp twice, each with its CFG", text)
+    check(not re.search(r"clamp_[12] \(CFG", text),
+          "decode: functions built one way have no CFG in their heading", text)
+    return finish(FAILURES, "variants: decode names each CFG of a function "
+                            "built two ways")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
