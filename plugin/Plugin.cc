@@ -68,14 +68,21 @@ struct ResidualStats {
     threadedStmts += threaded.stmts;
   }
 
-  // Whether the unit has functions and the corpus had none of them.
-  bool noneFound() const {
-    unsigned found = 0;
-    for (int p = 0; p < kResidualPolicies; ++p)
-      if (p != static_cast<int>(ResidualPolicy::Untested))
-        found += byPolicy[p];
-    return found == 0 && byPolicy[static_cast<int>(ResidualPolicy::Untested)] > 0;
+  // The unit's functions whose identities name it (not those the linker
+  // merges, named by their symbols alone: a C++ header's inline ones), and
+  // those of them the corpus has.
+  unsigned unitNamed = 0, unitNamedFound = 0;
+
+  void addUnitNamed(const FunctionMetadata &f, bool found) {
+    if (f.identity == f.assemblerName)
+      return;
+    ++unitNamed;
+    unitNamedFound += found;
   }
+
+  // Whether the unit has functions named by its path and the corpus had
+  // none of them.
+  bool noneFound() const { return unitNamed > 0 && unitNamedFound == 0; }
 
   void addSeen(uint64_t words) {
     if (words == 0)
@@ -145,9 +152,10 @@ void warnIfNamedElsewhere() {
   if (unit.empty() || unit[0] != '/')
     return; // named relative to a root or by a prefix map
   const std::string why =
-      "the corpus has none of this unit's functions, which it names by "
-      "absolute path (" + unit + ": no .git, .hg, .svn or .pathcov-root above "
-      "it): if the tests ran them, the test build was in another directory; "
+      "the corpus has none of this unit's functions (its inline ones aside), "
+      "which it names by absolute path (" + unit + ": no .git, .hg, .svn or "
+      ".pathcov-root above it): if the tests ran them, the test build was in "
+      "another directory; "
       "put a .pathcov-root file at the project's root or map the path with "
       "-ffile-prefix-map, in both builds (docs/record-mode.md, \"Source "
       "paths and identities\")";
@@ -340,6 +348,7 @@ private:
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
       warnStale(fun, f, *tested, plan);
     gStats.add(plan);
+    gStats.addUnitNamed(f, tested != nullptr);
 
     const ResidualPolicy policy = plan.policy;
     // Every path of a complete function is tested: no code, and no
