@@ -188,23 +188,27 @@ struct pathcov_profile {
   struct pathcov_file file;
   struct pathcov_out out;
   struct pathcov_path *paths; /* scratch for the caller: max_paths entries */
+  size_t paths_bytes;         /* mapped for it */
   unsigned long functions;  /* functions written so far */
   char buf[8192];
 };
 
-/* Creates the temporary file of the next profile of m in
- * $PATHCOV_PROFILE_DIR (pathcov_file_name) and allocates p->paths. Returns
- * 0, or -1 with p->file.error set; either way pathcov_profile_close(p) must
- * follow. */
+/* Creates the temporary file of the next profile of m in dir
+ * (pathcov_file_name) and maps p->paths. Returns 0, or -1 with
+ * p->file.error set; either way pathcov_profile_close(p) must follow.
+ * Async-signal-safe, as the rest of a profile's writing: a crash's
+ * profile is written in a signal handler. */
 int pathcov_profile_open(struct pathcov_profile *p,
-                         const struct pathcov_module *m, unsigned *sequence,
-                         size_t max_paths);
+                         const struct pathcov_module *m, const char *dir,
+                         unsigned *sequence, size_t max_paths);
 
-/* Writes the profile's top-level fields. The last two are written only when
- * nonzero (they are not in format 1.0: see runtime.c). */
+/* Writes the profile's top-level fields. signal (a crash's: reason
+ * "signal") and the last two are written only when nonzero (they are not
+ * in format 1.0: see runtime.c). */
 void pathcov_profile_header(struct pathcov_profile *p,
                             const struct pathcov_module *m, const char *reason,
-                            uint64_t invalid_descriptors, uint64_t lost_paths);
+                            int signal, uint64_t invalid_descriptors,
+                            uint64_t lost_paths);
 
 void pathcov_profile_function(struct pathcov_profile *p,
                               const struct pathcov_function *fn,
@@ -217,9 +221,20 @@ void pathcov_kpaths_write(struct pathcov_out *o);
 /* kpath.c: zeroes every forest's counts (the nodes stay). */
 void pathcov_kpaths_discard(void);
 
+/* "pathcov: cannot write WHAT FILE (errno N)" on stderr, from a signal
+ * handler (no stdio, no strerror). */
+void pathcov_warn_in_signal(const char *what, const struct pathcov_file *f);
+
+/* crash.c: `write` runs when the process dies of a crash signal, in the
+ * handler (async-signal-safe), with the signal; the first writer installs
+ * the handlers. At most two (residual.c's report, runtime.c's profile). */
+void pathcov_crash_writer_add(void (*write)(int signal));
+/* At exit or dlclose: the actions the handlers replaced come back. */
+void pathcov_crash_handlers_remove(void);
+
 /* Completes the file and renames it to its final name. On any failure,
- * removes the temporary file, prints one line on stderr and returns -1
- * with errno set; else returns 0. */
+ * removes the temporary file and returns -1 with errno and p->file.error
+ * set (the caller says so); else returns 0. */
 int pathcov_profile_close(struct pathcov_profile *p);
 
 /* The module this copy of the runtime is linked into, identified at

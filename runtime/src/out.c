@@ -448,3 +448,19 @@ void pathcov_diagnostic(const char *line, size_t len) {
     /* stderr is gone: nowhere left to report */
   }
 }
+
+void pathcov_warn_in_signal(const char *what, const struct pathcov_file *f) {
+  char line[PATH_MAX + 160];
+  struct pathcov_out o;
+  pathcov_out_memory(&o, line, sizeof line - 1);
+  pathcov_out_str(&o, "pathcov: cannot write ");
+  pathcov_out_str(&o, what);
+  pathcov_out_str(&o, " ");
+  pathcov_out_str(&o, f->final);
+  pathcov_out_str(&o, " (errno ");
+  pathcov_out_u64(&o, (uint64_t)f->error);
+  pathcov_out_str(&o, ")");
+  pathcov_out_finish(&o);
+  line[o.len] = '\n';
+  pathcov_diagnostic(line, o.len + 1);
+}

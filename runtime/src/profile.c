@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -28,21 +29,21 @@ static void out_string(struct pathcov_profile *p, const char *s) {
 }
 
 int pathcov_profile_open(struct pathcov_profile *p,
-                         const struct pathcov_module *m, unsigned *sequence,
-                         size_t max_paths) {
+                         const struct pathcov_module *m, const char *dir,
+                         unsigned *sequence, size_t max_paths) {
   p->paths = NULL;
   p->functions = 0;
   pathcov_out_fd(&p->out, -1, p->buf, sizeof p->buf);
-  const char *dir = secure_getenv("PATHCOV_PROFILE_DIR");
-  if (!dir || !*dir)
-    dir = ".";
   if (pathcov_file_name(&p->file, dir, "pathcov-", m->base, sequence) != 0)
     return -1;
-  p->paths = malloc((max_paths ? max_paths : 1) * sizeof *p->paths);
-  if (!p->paths) {
+  /* mmap, not malloc: a crash's profile is written in a signal handler. */
+  p->paths_bytes = (max_paths ? max_paths : 1) * sizeof *p->paths;
+  void *paths = pathcov_map_zeroed(p->paths_bytes, 0);
+  if (paths == MAP_FAILED) {
     p->file.error = ENOMEM;
     return -1;
   }
+  p->paths = paths;
   if (pathcov_file_open(&p->file) != 0)
     return -1;
   p->out.fd = p->file.fd;
@@ -51,8 +52,9 @@ int pathcov_profile_open(struct pathcov_profile *p,
 
 void pathcov_profile_header(struct pathcov_profile *p,
                             const struct pathcov_module *m, const char *reason,
-                            uint64_t invalid_descriptors, uint64_t lost_paths) {
-  out_str(p, "{\"format\": \"pathcov-profile\", \"format_version\": \"2.0\",\n"
+                            int signal, uint64_t invalid_descriptors,
+                            uint64_t lost_paths) {
+  out_str(p, "{\"format\": \"pathcov-profile\", \"format_version\": \"2.1\",\n"
              " \"module\": ");
   out_string(p, m->path);
   out_str(p, ", \"build_id\": ");
@@ -63,6 +65,10 @@ void pathcov_profile_header(struct pathcov_profile *p,
   out_string(p, secure_getenv("PATHCOV_TEST"));
   out_str(p, ", \"reason\": ");
   out_string(p, reason);
+  if (signal) {
+    out_str(p, ", \"signal\": ");
+    out_u64(p, (uint64_t)signal);
+  }
   if (invalid_descriptors) {
     out_str(p, ", \"invalid_descriptors\": ");
     out_u64(p, invalid_descriptors);
@@ -111,11 +117,10 @@ int pathcov_profile_close(struct pathcov_profile *p) {
     pathcov_out_finish(&p->out);
     write_error = p->out.error;
   }
-  free(p->paths);
+  if (p->paths)
+    munmap(p->paths, p->paths_bytes);
   if (pathcov_file_close(&p->file, write_error) == 0)
     return 0;
-  pathcov_warn("cannot write profile %s: %s", p->file.final,
-               strerror(p->file.error));
   errno = p->file.error;
   return -1;
 }

@@ -38,10 +38,6 @@ struct context_settings context_settings = {.depth = CONTEXT_DEPTH_DEFAULT,
                                             .period = CONTEXT_PERIOD_DEFAULT};
 struct context_pool context_pool;
 
-/* The crash signals (docs/residual-mode.md). */
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-#define CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
-
 static struct {
   pthread_once_t once;
   const struct pathcov_module *module;
@@ -51,9 +47,6 @@ static struct {
   char dir[PATH_MAX];  /* PATHCOV_REPORT_DIR at start-up, for crashes */
   uint64_t started_ns; /* start-up (in a child: the fork) */
   unsigned sequence;   /* of this process's next report file */
-  int handlers;        /* installed */
-  struct sigaction previous[CRASH_SIGNALS];
-  int crash_writer;    /* tid of the thread writing a crash report, or 0 */
 } rep = {.once = PTHREAD_ONCE_INIT};
 
 /* A table with a count beside each tested id (abi.h). */
@@ -152,7 +145,6 @@ static void reset_in_child(void) {
   }
   rep.started_ns = pathcov_realtime_ns();
   rep.sequence = 0;
-  rep.crash_writer = 0;
 }
 
 /* -------------------------------------------------------------- reports */
@@ -411,21 +403,6 @@ static int write_report_file(struct pathcov_file *f, const char *reason,
   return pathcov_file_close(f, write_error);
 }
 
-/* "pathcov: cannot write report NAME (errno N)" on stderr, without stdio
- * (strerror is not async-signal-safe either). */
-static void warn_in_signal(const struct pathcov_file *f) {
-  char line[PATH_MAX + 160];
-  struct pathcov_out o;
-  pathcov_out_memory(&o, line, sizeof line - 1);
-  pathcov_out_str(&o, "pathcov: cannot write report ");
-  pathcov_out_str(&o, f->final);
-  pathcov_out_str(&o, " (errno ");
-  pathcov_out_u64(&o, (uint64_t)f->error);
-  pathcov_out_str(&o, ")");
-  pathcov_out_finish(&o);
-  line[o.len] = '\n';
-  pathcov_diagnostic(line, o.len + 1);
-}
 
 /* An automatic report (exit, crash, exec) into dir, named
  * pathcov-report-<module>-<pid>-<sequence>.json. */
@@ -443,107 +420,15 @@ static void write_report(const char *dir, const char *reason, int signal,
   if (!f.error)
     return;
   if (signal)
-    warn_in_signal(&f);
+    pathcov_warn_in_signal("report", &f);
   else
     pathcov_warn("cannot write report %s: %s", f.final, strerror(f.error));
 }
 
-/* ------------------------------------------------------------- signals */
-
-static int crash_index(int sig) {
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i)
-    if (crash_signals[i] == sig)
-      return (int)i;
-  return -1;
-}
-
-/* Installed with SA_RESETHAND: the signal's action is already SIG_DFL.
- * Writes the report, puts the previous action back and makes the signal
- * happen again for it: a fault the kernel raised (si_code > 0) recurs when
- * the faulting instruction runs again, with its original siginfo, for a
- * previous handler; anything else is raised again (pending until this
- * handler returns, the signal being blocked meanwhile). With SIG_DFL
- * before us, it is raised in any case: the process dies of it, with a core
- * dump if enabled, whatever the fault was. */
-static void on_crash(int sig, siginfo_t *info, void *context) {
-  (void)context;
-  int saved = errno;
-  int self = (int)gettid();
-  int writer = 0;
-  if (__atomic_compare_exchange_n(&rep.crash_writer, &writer, self, 0,
-                                  __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-    if (has_crash_report())
-      write_report(rep.dir, "signal", sig, 0);
-    __atomic_store_n(&rep.crash_writer, 0, __ATOMIC_RELEASE);
-  } else if (writer != self) {
-    /* Another thread crashed first and is writing its report: give it up
-     * to 10 s before this signal takes the process down. */
-    struct timespec tick = {0, 10 * 1000 * 1000};
-    for (int i = 0; i < 1000 && __atomic_load_n(&rep.crash_writer,
-                                                __ATOMIC_ACQUIRE); ++i)
-      nanosleep(&tick, NULL);
-  } /* else: a crash in this thread while it writes: no second report */
-  int k = crash_index(sig);
-  const struct sigaction *previous = &rep.previous[k < 0 ? 0 : k];
-  if (k >= 0)
-    sigaction(sig, previous, NULL);
-  if (k < 0 || previous->sa_handler == SIG_DFL || !info || info->si_code <= 0)
-    raise(sig);
-  errno = saved;
-}
-
-/* The alternate signal stack of the thread that loads the module (the main
- * thread, unless a library is dlopen'ed), so that a stack overflow can be
- * reported: mapped once, never unmapped (the thread may outlive the
- * module). A stack the program set up already is kept. */
-static void set_alternate_stack(void) {
-  stack_t old;
-  if (sigaltstack(NULL, &old) != 0 || !(old.ss_flags & SS_DISABLE))
-    return;
-  size_t size = 64 * 1024;
-  long min = sysconf(_SC_SIGSTKSZ);
-  if (min > 0 && (size_t)min * 4 > size)
-    size = (size_t)min * 4;
-  void *stack = pathcov_map_zeroed(size, MAP_STACK);
-  if (stack == MAP_FAILED)
-    return;
-  stack_t ss = {.ss_sp = stack, .ss_size = size, .ss_flags = 0};
-  if (sigaltstack(&ss, NULL) != 0)
-    munmap(stack, size);
-}
-
-static void install_handlers(void) {
-  set_alternate_stack();
-  struct sigaction sa;
-  memset(&sa, 0, sizeof sa);
-  sa.sa_sigaction = on_crash;
-  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-  /* While the report is written, other signals wait (a SIGTERM or SIGINT
-   * would kill the process before the rename); crash signals do not
-   * (blocked, a fault would kill it at once, without the others'
-   * handlers). */
-  sigfillset(&sa.sa_mask);
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i)
-    sigdelset(&sa.sa_mask, crash_signals[i]);
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i)
-    if (sigaction(crash_signals[i], &sa, &rep.previous[i]) != 0)
-      rep.previous[i].sa_handler = SIG_DFL;
-  rep.handlers = 1;
-}
-
-/* At dlclose the handler's code goes away: the previous actions come back
- * where ours are still installed. (A handler installed after ours that
- * chains to it cannot be helped.) */
-static void uninstall_handlers(void) {
-  if (!rep.handlers)
-    return;
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i) {
-    struct sigaction current;
-    if (sigaction(crash_signals[i], NULL, &current) == 0 &&
-        (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_crash)
-      sigaction(crash_signals[i], &rep.previous[i], NULL);
-  }
-  rep.handlers = 0;
+/* crash.c: a crash's report, in the signal handler. */
+static void write_crash_report(int signal) {
+  if (has_crash_report())
+    write_report(rep.dir, "signal", signal, 0);
 }
 
 /* ------------------------------------------------------------ start-up */
@@ -623,7 +508,7 @@ static void init_reports(void) {
     pathcov_warn("%s: pthread_atfork failed: children will also report the "
                  "residual paths of their parent", rep.module->path);
   if (rep.enabled) {
-    install_handlers();
+    pathcov_crash_writer_add(write_crash_report);
     pathcov_exec_hook_add(&exec_hook);
   }
 }
@@ -643,7 +528,7 @@ __attribute__((destructor(101))) static void on_unload(void) {
   pathcov_once(&rep.once, init_reports);
   if (rep.enabled && rep.residual_descriptors && has_paths_to_report())
     write_report(report_dir(), "exit", 0, 0);
-  uninstall_handlers();
+  pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
   errno = saved;
 }

@@ -35,6 +35,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 
 #include "internal.h"
@@ -83,6 +84,10 @@ static struct {
    * every counter of the program (sqlite3's 12 MB). NULL (mmap failed):
    * every function is read. */
   uint8_t *entered;
+  /* PATHCOV_PROFILE_DIR at start-up, for a crash's profile (the handler
+   * reads no environment); too long: dir_error. */
+  char crash_dir[PATH_MAX];
+  int crash_dir_error;
 } module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* False in a module with nothing instrumented: there is no section, and both
@@ -219,10 +224,33 @@ static int all_zero(const uint64_t *c, uint64_t from, uint64_t to) {
   return any == 0;
 }
 
-static int by_id(const void *a, const void *b) {
-  uint64_t x = ((const struct pathcov_path *)a)->id;
-  uint64_t y = ((const struct pathcov_path *)b)->id;
-  return (x > y) - (x < y);
+/* Sorts paths by id in place: a heapsort, with no allocation (qsort may
+ * call malloc), for a crash's profile written in a signal handler. */
+static void sift_down(struct pathcov_path *paths, size_t at, size_t n) {
+  for (;;) {
+    size_t child = 2 * at + 1;
+    if (child >= n)
+      return;
+    if (child + 1 < n && paths[child + 1].id > paths[child].id)
+      ++child;
+    if (paths[at].id >= paths[child].id)
+      return;
+    struct pathcov_path swap = paths[at];
+    paths[at] = paths[child];
+    paths[child] = swap;
+    at = child;
+  }
+}
+
+static void sort_by_id(struct pathcov_path *paths, size_t n) {
+  for (size_t at = n / 2; at-- > 0;)
+    sift_down(paths, at, n);
+  for (size_t end = n; end-- > 1;) {
+    struct pathcov_path swap = paths[0];
+    paths[0] = paths[end];
+    paths[end] = swap;
+    sift_down(paths, 0, end);
+  }
 }
 
 /* Moves the counts of the function *p into *c (discards them when
@@ -298,7 +326,7 @@ static void take_function(struct pathcov_function *const *p,
     }
   }
   if (c->len > 1)
-    qsort(c->paths, c->len, sizeof *c->paths, by_id);
+    sort_by_id(c->paths, c->len);
 }
 
 /* Zeroes every count. unmap_tables also frees the hash tables (faster than
@@ -333,6 +361,12 @@ static void unlock_in_child(void) {
 
 static int writes_profiles(void);
 static void write_at_exec(void);
+static void write_crash_profile(int signal);
+
+static const char *profile_dir(void) {
+  const char *dir = secure_getenv("PATHCOV_PROFILE_DIR");
+  return dir && *dir ? dir : ".";
+}
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
 static void init_module(void) {
@@ -365,8 +399,18 @@ static void init_module(void) {
   if (pthread_atfork(lock, unlock, unlock_in_child) != 0)
     pathcov_warn("%s: pthread_atfork failed: children will also report "
                  "the counts of their parent", module.id.path);
-  if (writes_profiles())
+  if (writes_profiles()) {
     pathcov_exec_hook_add(&exec_hook);
+    /* A test that dies of a signal ran its paths too (crash.c). */
+    if (!pathcov_secure_execution()) {
+      const char *dir = profile_dir();
+      if (strlen(dir) < sizeof module.crash_dir)
+        memcpy(module.crash_dir, dir, strlen(dir) + 1);
+      else
+        module.crash_dir_error = ENAMETOOLONG;
+      pathcov_crash_writer_add(write_crash_profile);
+    }
+  }
 }
 
 void pathcov_once(pthread_once_t *once, void (*init)(void)) {
@@ -402,7 +446,10 @@ static int writes_profiles(void) {
          (module.record_descriptors || !module.residual_descriptors);
 }
 
-static int write_profile(const char *reason) {
+/* signal: a crash's profile, in the signal handler (residual.c): the
+ * directory from start-up, and none if another thread is writing one (its
+ * lock cannot be waited for there). */
+static int write_profile(const char *reason, int signal) {
   pathcov_once(&module.once, init_module);
   if (!writes_profiles())
     return 0;
@@ -422,12 +469,26 @@ static int write_profile(const char *reason) {
     if (need > max_paths)
       max_paths = need;
   }
-  lock();
+  if (!signal)
+    lock();
+  else if (pthread_mutex_trylock(&module.lock) != 0)
+    return -1;
   struct pathcov_profile profile;
-  if (pathcov_profile_open(&profile, &module.id, &module.sequence,
-                           max_paths) == 0) {
+  const char *dir = signal ? module.crash_dir : profile_dir();
+  int opened = -1;
+  if (signal && module.crash_dir_error) {
+    profile = (struct pathcov_profile){.paths = NULL};
+    profile.file = (struct pathcov_file){.fd = -1, .dir = -1,
+                                         .error = module.crash_dir_error};
+    memcpy(profile.file.final, "$PATHCOV_PROFILE_DIR",
+           sizeof "$PATHCOV_PROFILE_DIR");
+  } else {
+    opened = pathcov_profile_open(&profile, &module.id, dir, &module.sequence,
+                                  max_paths);
+  }
+  if (opened == 0) {
     uint64_t lost_paths = pathcov_take(&module.lost_paths);
-    pathcov_profile_header(&profile, &module.id, reason,
+    pathcov_profile_header(&profile, &module.id, reason, signal,
                            module.invalid_descriptors, lost_paths);
     FOR_EACH_DESCRIPTOR(p) {
       if (!is_valid(*p))
@@ -441,8 +502,21 @@ static int write_profile(const char *reason) {
   }
   int result = pathcov_profile_close(&profile);
   unlock();
+  if (result != 0) {
+    if (signal)
+      pathcov_warn_in_signal("profile", &profile.file);
+    else
+      pathcov_warn("cannot write profile %s: %s", profile.file.final,
+                   strerror(profile.file.error));
+    errno = profile.file.error;
+  }
   return result;
 }
+
+
+
+/* crash.c: in the signal handler. */
+static void write_crash_profile(int signal) { write_profile("signal", signal); }
 
 /* A destructor rather than atexit: it also runs when a shared library is
  * dlclose'd. Priority 101 makes it the module's last destructor, after
@@ -451,15 +525,16 @@ static int write_profile(const char *reason) {
  * mappings are not unmapped: at exit, other threads may still be counting. */
 __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno; /* the program's, for any later destructor */
-  write_profile("exit");
+  write_profile("exit", 0);
+  pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
   errno = saved;
 }
 
 /* exec.c: the counts written are taken, as at every profile. */
-static void write_at_exec(void) { write_profile("exec"); }
+static void write_at_exec(void) { write_profile("exec", 0); }
 
-PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush"); }
+PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush", 0); }
 
 PATHCOV_EXPORT int pathcov_reset(void) {
   /* module.entered must exist before any count is taken. */

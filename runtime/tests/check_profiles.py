@@ -93,7 +93,7 @@ def check_header(doc, kind, module, pid, reason, what):
     """The fields that every profile and report starts with."""
     expect(doc["format"], f"pathcov-{kind}", f"{what}: format")
     # Reports gained calling contexts in 2.1.
-    expect(doc["format_version"], {"profile": "2.0", "report": "2.2"}[kind],
+    expect(doc["format_version"], {"profile": "2.1", "report": "2.2"}[kind],
            f"{what}: format_version")
     expect(doc["module"], os.path.realpath(module), f"{what}: module")
     expect(doc["build_id"], build_id(module), f"{what}: build_id")
