@@ -2,12 +2,14 @@
 """Runs a pathcov command and checks its exit code and what it wrote.
 
 usage: check_output.py --exit-code N [--contains TEXT]... [--lacks TEXT]...
-                       [--stderr-contains TEXT]... [--output FILE]
+                       [--stderr-contains TEXT]... [--stderr-lacks TEXT]...
+                       [--output FILE]
                        [--schema SCHEMA] [--json KEY=VALUE]... -- COMMAND...
 
 The command must exit with N. What it wrote - FILE if given (the command's
 -o), else its standard output - must contain every TEXT and no --lacks
-TEXT; its standard error every --stderr-contains TEXT. With --schema it must be JSON valid against SCHEMA (draft 2020-12),
+TEXT; its standard error every --stderr-contains TEXT and no
+--stderr-lacks TEXT. With --schema it must be JSON valid against SCHEMA (draft 2020-12),
 and each --json KEY=VALUE (KEY: dot-separated, VALUE: JSON) must hold.
 """
 import argparse
@@ -25,6 +27,7 @@ def main():
     parser.add_argument("--contains", action="append", default=[])
     parser.add_argument("--lacks", action="append", default=[])
     parser.add_argument("--stderr-contains", action="append", default=[])
+    parser.add_argument("--stderr-lacks", action="append", default=[])
     parser.add_argument("--output")
     parser.add_argument("--schema")
     parser.add_argument("--json", action="append", default=[])
@@ -53,6 +56,9 @@ def main():
     for text in args.stderr_contains:
         if text not in run.stderr:
             failures.append(f"standard error lacks {text!r}")
+    for text in args.stderr_lacks:
+        if text in run.stderr:
+            failures.append(f"standard error has {text!r}")
     for text in args.lacks:
         if text in written:
             failures.append(f"output has {text!r}")

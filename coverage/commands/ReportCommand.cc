@@ -81,9 +81,14 @@ int runReport(const ReportOptions &options) {
     const std::map<FieldKey, SourceContexts> contexts =
         fieldContexts(corpus, symbolizer);
     const ReportInput input{corpus, projection, field, sources, settings, contexts};
-    if (format.writeDirectory)
-      return format.writeDirectory(input, options.output);
+    if (format.writeDirectory) {
+      const int status = format.writeDirectory(input, options.output);
+      if (status == kExitSuccess)
+        sources.reportUnread("report");
+      return status;
+    }
     text = format.writeFile(input);
+    sources.reportUnread("report");
   } catch (const InputError &e) {
     return reportError("report", displayName(options.corpus), e.what(),
                        kExitBadInput);
