@@ -13,7 +13,8 @@ namespace {
 
 const char *const kRedirected[] = {"execl",  "execle",  "execlp",
                                    "execv",  "execve",  "execvp",
-                                   "execvpe", "fexecve", "vfork"};
+                                   "execvpe", "fexecve", "vfork",
+                                   "_exit",  "_Exit",   "daemon"};
 constexpr size_t kCount = sizeof kRedirected / sizeof kRedirected[0];
 
 // The wrappers' declarations, made on first use in a unit.
@@ -39,9 +40,9 @@ size_t redirectedIndex(tree decl) {
   return kCount;
 }
 
-// __pathcov_<name>, of the type the unit declared <name> with, throwing or
-// returning twice as <name> does (vfork returns twice: its call's abnormal
-// edges stay as they are).
+// __pathcov_<name>, of the type the unit declared <name> with, throwing,
+// returning twice or never as <name> does (vfork returns twice, _exit
+// never: its call's edges stay as they are).
 tree wrapper(size_t index, tree original, int callFlags) {
   if (gWrappers[index])
     return gWrappers[index];
@@ -49,6 +50,7 @@ tree wrapper(size_t index, tree original, int callFlags) {
   tree decl = build_fn_decl(name.c_str(), TREE_TYPE(original));
   TREE_NOTHROW(decl) = TREE_NOTHROW(original);
   DECL_IS_RETURNS_TWICE(decl) = (callFlags & ECF_RETURNS_TWICE) != 0;
+  TREE_THIS_VOLATILE(decl) = (callFlags & ECF_NORETURN) != 0; // _exit
   DECL_ASSEMBLER_NAME(decl); // LTO streams decls made this late by name
   gWrappers[index] = decl;
   return decl;

@@ -20,10 +20,16 @@
  * would be counted, and written at exec, as its parent's. The plugin
  * compiles vfork as __pathcov_vfork, which is fork (as Valgrind does; POSIX
  * lets vfork be fork): the child counts its own paths, from zero, and
- * writes them at exec. */
+ * writes them at exec.
+ *
+ * _exit, _Exit and daemon: the same way, the wrappers write as at exit
+ * (reason "exit") before the process ends without destructors: a forked
+ * child that leaves by _exit, a server's parent after it forked its
+ * daemon. */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -38,7 +44,7 @@
  * export it keeps a list of its own: its exec calls write its own data and
  * the executable's exec calls do not write it. A runtime of another list
  * version that came first is left alone: this copy then keeps its own list. */
-#define MASTER_VERSION 1
+#define MASTER_VERSION 2 /* 2: a hook's write takes the reason */
 struct pathcov_master {
   uint64_t version;
   struct pathcov_exec_hook *hooks;
@@ -86,16 +92,18 @@ __attribute__((constructor(101))) static void on_load(void) {
   pthread_atfork(NULL, NULL, owner_is_self);
 }
 
-static void before_exec(void) {
+static void write_all(const char *reason) {
   if (getpid() != owner)
     return;
   int saved = errno;
   for (struct pathcov_exec_hook *h =
            __atomic_load_n(&master()->hooks, __ATOMIC_ACQUIRE);
        h; h = h->next)
-    h->write();
+    h->write(reason);
   errno = saved;
 }
+
+static void before_exec(void) { write_all("exec"); }
 
 int __pathcov_execve(const char *path, char *const argv[],
                      char *const envp[]) {
@@ -177,3 +185,24 @@ int __pathcov_execle(const char *path, const char *arg, ...) {
 }
 
 pid_t __pathcov_vfork(void) { return fork(); }
+
+/* _exit and _Exit end the process without destructors: what it counted is
+ * written first, as at exit (a forked child's work; a parent that forks a
+ * daemon and leaves). */
+void __pathcov__exit(int status) {
+  write_all("exit");
+  _exit(status);
+}
+
+void __pathcov__Exit(int status) {
+  write_all("exit");
+  _Exit(status);
+}
+
+/* daemon(3)'s parent leaves by _exit inside libc: what the process counted
+ * so far is written first (the child counts from zero: fork). Should
+ * daemon fail, the process goes on and counts nothing twice. */
+int __pathcov_daemon(int nochdir, int noclose) {
+  write_all("exit");
+  return daemon(nochdir, noclose);
+}

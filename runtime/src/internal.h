@@ -241,11 +241,12 @@ int pathcov_profile_close(struct pathcov_profile *p);
  * start-up (runtime.c); its fields are "" in a module without descriptors. */
 const struct pathcov_module *pathcov_this_module(void);
 
-/* What a module writes before exec* replaces the process (exec.c): its
- * profile or report, as at exit, taking what it writes. */
+/* What a module writes before exec* replaces the process, or _exit ends
+ * it (exec.c): its profile or report, as at exit, with `reason` ("exec",
+ * "exit"), taking what it writes. */
 struct pathcov_exec_hook {
   struct pathcov_exec_hook *next;
-  void (*write)(void);
+  void (*write)(const char *reason);
 };
 /* Adds or removes a hook of the process's list; from constructors and
  * destructors only. */

@@ -441,9 +441,9 @@ static const char *report_dir(void) {
 /* exec.c: before exec* replaces the process, the report it would write at
  * exit, taking its counts: should exec fail, the exit report has only
  * what ran afterwards. */
-static void write_at_exec(void) {
+static void write_at_exec(const char *reason) {
   if (has_paths_to_report())
-    write_report(report_dir(), "exec", 0, 1);
+    write_report(report_dir(), reason, 0, 1);
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 

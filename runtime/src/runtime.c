@@ -360,7 +360,7 @@ static void unlock_in_child(void) {
 }
 
 static int writes_profiles(void);
-static void write_at_exec(void);
+static void write_at_exec(const char *reason);
 static void write_crash_profile(int signal);
 
 static const char *profile_dir(void) {
@@ -532,7 +532,7 @@ __attribute__((destructor(101))) static void on_unload(void) {
 }
 
 /* exec.c: the counts written are taken, as at every profile. */
-static void write_at_exec(void) { write_profile("exec", 0); }
+static void write_at_exec(const char *reason) { write_profile(reason, 0); }
 
 PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush", 0); }
 

@@ -8,7 +8,8 @@
  * tries a program that does not exist, then runs step(B + 1) twice and
  * exits. The child's paths before the exec must be in its own report
  * (reason exec), and after a failed exec in its exit report, each counted
- * once. */
+ * once. HOW _exit: the child runs step(B) twice and leaves by _exit, which
+ * runs no destructor: its paths must be in its report all the same. */
 #define _GNU_SOURCE /* execvpe */
 #include <fcntl.h>
 #include <stdio.h>
@@ -80,6 +81,8 @@ int main(int argc, char **argv) {
     return 1;
   if (pid == 0 && !how)
     exit(in_child(b) % 100);
+  if (pid == 0 && strcmp(how, "_exit") == 0)
+    _exit(in_child(b) % 100);
   if (pid == 0) {
     char arg[16];
     snprintf(arg, sizeof arg, "%d", in_child(b));
