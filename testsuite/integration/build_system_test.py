@@ -31,7 +31,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import FAILURES, check, finish, must  # noqa: E402
+from testlib import FAILURES, check, finish, must, run  # noqa: E402
 
 # The input the tests never give: punctuation and a mixed word.
 FIELD = ["12", "x+y", "!?", "abc"]
@@ -245,6 +245,31 @@ def check_lto_link(cc, specs, work, env):
               f"      {r.stderr.strip()}")
 
 
+def check_cmake_args(cmake, work, env):
+    """pathcov_instrument's ARGS: each a -fplugin-arg-pathcov-KEY=VALUE of
+    the target's compilations (which then build); a compiler option, or
+    mode=, refused at configure time with a message."""
+    build = os.path.join(work, "args")
+    must([cmake, "-S", work, "-B", build, "-DTALLY_PATHCOV=record",
+          "-DTALLY_PATHCOV_ARGS=atomic=1;k=2",
+          "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"], "configure with ARGS",
+         env=env)
+    must([cmake, "--build", build], "build with ARGS", env=env)
+    with open(os.path.join(build, "compile_commands.json"),
+              encoding="utf-8") as f:
+        commands = [c["command"] for c in json.load(f)]
+    check(commands and all("-fplugin-arg-pathcov-atomic=1" in c and
+                           "-fplugin-arg-pathcov-k=2" in c for c in commands),
+          "ARGS atomic=1;k=2: in every compilation", str(commands))
+    for bad in ("-fno-inline", "mode=residual"):
+        r = run([cmake, "-S", work, "-B", os.path.join(work, "bad-args"),
+                 "-DTALLY_PATHCOV=record", f"-DTALLY_PATHCOV_ARGS={bad}"],
+                env=env)
+        # CMake wraps the message's lines.
+        check(r.returncode != 0 and f"not '{bad}'" in " ".join(r.stderr.split()),
+              f"ARGS {bad}: refused at configure time", r.stderr[-400:])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--system", required=True, choices=sorted(RECORD_PROGRAM))
@@ -288,6 +313,8 @@ def main():
           f"the release block runs `{FIELD_COMMAND}`")
     run_block(release, work, env, f"{args.system}: the release build")
     check_reports(work, tested, executed)
+    if args.system == "cmake":
+        check_cmake_args(args.cmake, work, env)
     if args.errors:
         check_errors(args.cc, specs, plugin, work, env)
         check_preprocessing(args.cc, specs, work, env)
