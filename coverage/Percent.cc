@@ -1,6 +1,7 @@
 #include "Percent.h"
 
 #include <cstdio>
+#include <string>
 
 namespace pathcov {
 
@@ -17,6 +18,10 @@ std::string oneDecimal(double value) {
 
 std::string percentText(uint64_t part, uint64_t whole) {
   return oneDecimal(percentOf(part, whole)) + "%";
+}
+
+std::string countOf(uint64_t n, const std::string &noun) {
+  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
 } // namespace pathcov

@@ -16,6 +16,9 @@ std::string oneDecimal(double value);
 // "37.5%": percentOf with one decimal.
 std::string percentText(uint64_t part, uint64_t whole);
 
+// "1 function", "2 functions": a count and its noun.
+std::string countOf(uint64_t n, const std::string &noun);
+
 // Functions with more paths than this are left out of path-coverage ratios
 // by default (gate's --path-bound; show's TOTAL line says both): a few
 // functions with astronomically many paths would make every ratio 0%.

@@ -4,6 +4,7 @@
 #include "FileIo.h"
 #include "Modules.h"
 #include "PathText.h"
+#include "Percent.h"
 #include "Report.h"
 #include "Contexts.h"
 
@@ -346,10 +347,6 @@ std::string signalName(uint64_t signal) {
   return abbrev ? std::string("SIG") + abbrev : "";
 }
 
-std::string plural(uint64_t n, const char *one, const char *many) {
-  return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 // The function a report names at `where` (a residual path, a path of a
 // history), as an index into the module's functions: one built in residual
 // mode, with a path `id`. Throws InputError naming the place otherwise.
@@ -479,7 +476,7 @@ void showContexts(const FunctionMetadata &f, const Residual &x,
   if (x.contexts.kept.empty())
     return;
   out << "    calling contexts ("
-      << plural(x.contexts.samples, "sample", "samples") << "):\n";
+      << countOf(x.contexts.samples, "sample") << "):\n";
   for (const SourceContext &c : x.contexts.kept)
     out << "      " << countText(c) << ": " << contextText(c, f.name) << "\n";
 }
@@ -507,12 +504,12 @@ void showHistory(const DecodedHistory &h, const Report &r,
       << mainThreadText(t.thread, r)
       << (t.current ? ", which wrote the report" : "")
       << (t.exited ? ", exited" : "") << ": the last "
-      << plural(h.sequence.size(), "path", "paths") << " of " << t.completed
+      << countOf(h.sequence.size(), "path") << " of " << t.completed
       << " it completed, oldest first\n";
   if (!h.hot.empty()) {
     out << "  hot subpaths (repeated sequences):\n";
     for (const DecodedHistory::Hot &hot : h.hot) {
-      out << "    " << plural(hot.rule.occurrences, "time", "times") << ": ";
+      out << "    " << countOf(hot.rule.occurrences, "time") << ": ";
       // A run of one path as one item: "f path 3 (5 in a row)".
       for (size_t i = 0, run; i < hot.paths.size(); i += run) {
         for (run = 1; i + run < hot.paths.size() &&
@@ -535,7 +532,7 @@ void showHistory(const DecodedHistory &h, const Report &r,
   size_t first = 0;
   if (!options.details && runs.size() > kHistoryRunsShown) {
     first = runs.size() - kHistoryRunsShown;
-    out << "  (" << plural(runs[first].first, "earlier path", "earlier paths")
+    out << "  (" << countOf(runs[first].first, "earlier path")
         << " not shown: --details shows them)\n";
   }
   // Positions ("7", "8-17") in a column as wide as the widest.
@@ -554,7 +551,7 @@ void showHistory(const DecodedHistory &h, const Report &r,
     out << "  " << position << std::string(width - position.size() + 2, ' ')
         << stepName(step);
     if (to > from)
-      out << " " << plural(to - from + 1, "time", "times");
+      out << " " << countOf(to - from + 1, "time");
     out << ": " << pathText(*step.function, step.path) << "\n";
   }
 }
@@ -582,8 +579,8 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
     out << " " << utcSeconds(r.writtenNs) << "\n";
   if (d.binary != r.module)
     out << "  metadata from " << d.binary << "\n";
-  out << "  " << plural(d.distinctPaths, "residual path", "residual paths")
-      << " in " << plural(d.functions.size(), "function", "functions")
+  out << "  " << countOf(d.distinctPaths, "residual path")
+      << " in " << countOf(d.functions.size(), "function")
       << "\n";
   if (r.droppedPaths)
     out << "  warning: " << r.droppedPaths << " more residual path runs "
@@ -597,22 +594,21 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
     const FunctionMetadata &f = *fn.metadata;
     out << "\n" << functionHeading(f)
         << (variants[f.identity] > 1 ? cfgNote(f) : "") << ": "
-        << plural(fn.paths.size(), "residual path", "residual paths") << "; ";
+        << countOf(fn.paths.size(), "residual path") << "; ";
     if (fn.residual->policy == "untested")
       out << "the tests never ran this function\n";
     else if (fn.residual->policy == "stale")
       out << "the corpus has this function only with another CFG ("
           << fn.residual->stale << "): all its paths are reported\n";
     else
-      out << plural(fn.residual->testedIds.size(), "tested path",
-                    "tested paths")
+      out << countOf(fn.residual->testedIds.size(), "tested path")
           << " of " << f.numPaths << "\n";
     for (const DecodedPath &p : fn.paths) {
       const Residual &x = p.residual;
       out << "  residual path " << x.id << ": " << pathText(f, p.path) << "\n";
       if (options.source)
         out << pathSourceText(f, p.path, sources, "    ");
-      out << "    " << plural(x.count, "run", "runs");
+      out << "    " << countOf(x.count, "run");
       if (details)
         out << "; first seen " << utcTime(x.firstSeenNs) << " ("
             << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "

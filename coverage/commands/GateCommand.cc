@@ -285,11 +285,6 @@ constexpr const char *kNoKPaths =
     "the corpus has no k-paths: no function in it was built with "
     "-fplugin-arg-pathcov-k=N (N >= 2) and has a loop";
 
-// "1 function", "2 functions"
-std::string count(uint64_t n, const std::string &noun) {
-  return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
-}
-
 // The first kMaxIds ids below `paths` that `keep` accepts.
 template <typename Keep>
 std::vector<uint64_t> firstIds(uint64_t paths, Keep keep) {
@@ -484,7 +479,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     c.enabled = o.noNewUntested;
     c.value = baseline ? nlohmann::json(r.newUntestedCount) : nlohmann::json();
     c.actual = baseline ? std::to_string(r.newUntestedCount) + " in " +
-                              count(r.newUntested.size(), "function")
+                              countOf(r.newUntested.size(), "function")
                         : "no baseline";
     if (c.enabled) {
       c.threshold = 0;
@@ -497,7 +492,7 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
     c.enabled = o.noNewResidual;
     c.value = baseline ? nlohmann::json(r.newResidualCount) : nlohmann::json();
     c.actual = baseline ? std::to_string(r.newResidualCount) + " in " +
-                              count(r.newResidual.size(), "function")
+                              countOf(r.newResidual.size(), "function")
                         : "no baseline";
     if (c.enabled) {
       c.threshold = 0;
@@ -518,13 +513,13 @@ GateResult evaluate(const GateOptions &o, const LoadedCorpus &current,
       c.actual = kNoKPaths;
     else if (!hasRatio)
       c.actual = "no loop transitions within the bound (" +
-                 count(r.loops.size(), "loop") + " in " +
-                 count(r.kFunctions, "function") + " with k-paths)";
+                 countOf(r.loops.size(), "loop") + " in " +
+                 countOf(r.kFunctions, "function") + " with k-paths)";
     else
       c.actual = percentText(r.testedTransitions, r.transitionsInBound) +
                  " (" + std::to_string(r.testedTransitions) + " of " +
                  std::to_string(r.transitionsInBound) + " transitions in " +
-                 count(r.loopsInBound, "loop") + ")";
+                 countOf(r.loopsInBound, "loop") + ")";
     if (c.enabled) {
       c.threshold = o.failUnderKPaths;
       // A corpus without k-paths cannot be measured: it fails, never passes
@@ -619,8 +614,8 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
       << " within the path bound of " << o.pathBound << ", " << r.aboveBound
       << " above it (counted separately, not in the ratio)\n";
   if (r.kFunctions)
-    out << count(r.kFunctions, "function") << " with k-paths (k >= 2): "
-        << count(r.loops.size(), "loop")
+    out << countOf(r.kFunctions, "function") << " with k-paths (k >= 2): "
+        << countOf(r.loops.size(), "loop")
         << ", " << r.loopsInBound << " within the path bound, "
         << r.loopsAboveBound << " above it (not in the ratio)\n";
   out << "\n";
@@ -705,8 +700,8 @@ std::string markdownReport(const GateOptions &o, const GateResult &r) {
       << r.aboveBound
       << " above it (counted separately, not in the ratio).\n";
   if (r.kFunctions)
-    out << "\n" << count(r.kFunctions, "function") << " with k-paths (k >= 2): "
-        << count(r.loops.size(), "loop") << ", " << r.loopsInBound
+    out << "\n" << countOf(r.kFunctions, "function") << " with k-paths (k >= 2): "
+        << countOf(r.loops.size(), "loop") << ", " << r.loopsInBound
         << " within the path bound, " << r.loopsAboveBound
         << " above it (not in the ratio).\n";
   const auto table = [&](const std::string &title, const auto &items,

@@ -331,6 +331,12 @@ std::string aboveBoundText(const ShowTotals &t) {
          std::to_string(t.pathsAbove) + " paths tested), not in the ratio";
 }
 
+// The ratio within the path bound; "-" where no path is within it (a file
+// whose functions are all above it): nothing to be a percentage of.
+std::string coverText(const ShowTotals &t) {
+  return t.paths ? percentText(t.tested, t.paths) : "-";
+}
+
 // --summary: a line per file (as gcovr's and llvm-cov report's are), the
 // files in order, then TOTAL. A large project has thousands of functions.
 std::string fileSummaryText(const std::map<std::string, ShowTotals> &files) {
@@ -351,7 +357,7 @@ std::string fileSummaryText(const std::map<std::string, ShowTotals> &files) {
   out << "\n";
   for (const auto &[file, t] : files) {
     row(file, std::to_string(t.functions), std::to_string(t.paths),
-        std::to_string(t.tested), percentText(t.tested, t.paths));
+        std::to_string(t.tested), coverText(t));
     if (t.aboveBound)
       out << "  (" << t.aboveBound << " of them above the path bound: "
           << t.testedAbove << " of " << t.pathsAbove
@@ -368,8 +374,7 @@ std::string fileSummaryText(const std::map<std::string, ShowTotals> &files) {
 std::string totalText(const ShowTotals &t) {
   std::string text = "TOTAL: " + std::to_string(t.tested) + " of " +
                      std::to_string(t.paths) + " paths tested (" +
-                     percentText(t.tested, t.paths) + ") in " +
-                     std::to_string(t.functions) + " functions";
+                     coverText(t) + ") in " + countOf(t.functions, "function");
   if (t.skipped)
     text += " (" + std::to_string(t.skipped) + " not instrumented)";
   if (t.aboveBound)
