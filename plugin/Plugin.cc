@@ -341,12 +341,17 @@ private:
       error("pathcov: corpus %s", corpusProblem.c_str());
     // References, not copies of every tested function's ids and counts.
     static const std::vector<uint64_t> kNone;
-    const ResidualPlan plan = planResidual(
+    ResidualPlan plan = planResidual(
         numbered, g.cfg.checksum(), tested ? tested->checksum : "",
         tested ? tested->ids : kNone, gOptions.residualLimits,
         tested ? tested->counts : kNone);
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
       warnStale(fun, f, *tested, plan);
+    // What decode says of a stale function: why, where it is known.
+    if (plan.policy == ResidualPolicy::Stale &&
+        !sameCfgOptimizationClass(tested->optimization, f.optimization))
+      plan.why += "; the tests were built at " + tested->optimization +
+                  ", this build at " + f.optimization;
     gStats.add(plan);
     gStats.addUnitNamed(f, tested != nullptr);
 

@@ -268,8 +268,9 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     return everyPathResidual(numbered, ResidualPolicy::Untested, "");
   if (corpusChecksum != hex64(cfgChecksum))
     return everyPathResidual(numbered, ResidualPolicy::Stale,
-                             "the corpus has CFG checksum " + corpusChecksum +
-                                 ", this build " + hex64(cfgChecksum));
+                             "checksum " + corpusChecksum +
+                                 " in the corpus, " + hex64(cfgChecksum) +
+                                 " in this build");
   if (!testedCounts.empty() && testedCounts.size() != testedIds.size())
     throw std::invalid_argument("tested counts do not match the tested ids");
   // The ids ascending, each once, with their counts added up.

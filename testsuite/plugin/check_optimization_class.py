@@ -11,7 +11,8 @@ corpora and release builds of the same class build silently.
 - -O2 corpus, -O0 release: the same warning the other way round;
 - -O2 corpus, release at -O1, -Og, -Os, -O3, -O2: no optimization warning;
 - every build with -Werror -Wno-error=missing-profile: each warning is
-  -Wmissing-profile's, and stays a warning.
+  -Wmissing-profile's, and stays a warning;
+- a stale function's metadata (what decode prints) names both options.
 
 usage: check_optimization_class.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -64,6 +65,16 @@ def residual(level, corpus, work):
     return warnings, policies
 
 
+def metadata_records(work):
+    """The function records of the last residual build's object."""
+    records = os.path.join(work, "records")
+    subprocess.run(["objcopy", f"--dump-section=.debug_pathcov={records}",
+                    os.path.join(work, "out.o"), os.path.join(work, "copy.o")],
+                   check=True)
+    with open(records, "rb") as f:
+        return [json.loads(r) for r in f.read().split(b"\0") if r.strip()]
+
+
 def main():
     global PLUGIN, RUNTIME, PATHCOV
     PLUGIN, RUNTIME, PATHCOV, work = sys.argv[1:5]
@@ -90,6 +101,11 @@ def main():
         check(policies.get("stale") == len(FUNCTIONS),
               f"{recorded} corpus, {built} build: every function stale",
               str(policies))
+        # What decode says of each: the two options too.
+        why = f"; the tests were built at {recorded}, this build at {built}"
+        stale = [r.get("stale", "") for r in metadata_records(work)]
+        check(len(stale) == len(FUNCTIONS) and all(w.endswith(why) for w in stale),
+              f"{recorded} corpus, {built} build: each record says why", str(stale))
 
     for level in ("-O1", "-Og", "-Os", "-O3", "-O2"):
         warnings, policies = residual(level, optimized, work)

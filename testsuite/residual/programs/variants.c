@@ -1,6 +1,7 @@
 /* Built three times into one program: -DMAIN (main), -DVARIANT=1 and
  * -DVARIANT=2. Its static `clamp` has one identity and two CFGs, as fmt's
- * format.cc built with and without exceptions: decode tells them apart. */
+ * format.cc built with and without exceptions: decode tells them apart.
+ * With -DCHANGED too, one variant's CFG is none the tests built (stale). */
 #ifdef MAIN
 #include <stdlib.h>
 
@@ -15,6 +16,10 @@ __attribute__((noinline)) static int clamp(int x) {
 #if VARIANT == 2
   if (x == 7)
     return 7;
+#endif
+#ifdef CHANGED /* the release's source changed since the tests */
+  if (x == 3)
+    return 4;
 #endif
   if (x > 100)
     return 100;
