@@ -30,6 +30,7 @@
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -44,20 +45,22 @@
  * export it keeps a list of its own: its exec calls write its own data and
  * the executable's exec calls do not write it. A runtime of another list
  * version that came first is left alone: this copy then keeps its own list. */
-#define MASTER_VERSION 2 /* 2: a hook's write takes the reason */
+#define MASTER_VERSION 2 /* 2: a hook's write takes the reason; the test */
 struct pathcov_master {
   uint64_t version;
   struct pathcov_exec_hook *hooks;
+  /* pathcov_test_begin's name for every module's profiles, "" if none. */
+  char test[PATHCOV_TEST_NAME_MAX];
 };
 
 __attribute__((visibility("default"))) struct pathcov_master *
 __pathcov_master(void) {
-  static struct pathcov_master list = {MASTER_VERSION, NULL};
+  static struct pathcov_master list = {MASTER_VERSION, NULL, ""};
   return &list;
 }
 
 static struct pathcov_master *master(void) {
-  static struct pathcov_master own = {MASTER_VERSION, NULL};
+  static struct pathcov_master own = {MASTER_VERSION, NULL, ""};
   struct pathcov_master *shared = __pathcov_master();
   return shared->version == MASTER_VERSION ? shared : &own;
 }
@@ -104,6 +107,26 @@ static void write_all(const char *reason) {
 }
 
 static void before_exec(void) { write_all("exec"); }
+
+const char *pathcov_test_name(void) {
+  const char *name = master()->test;
+  return name[0] ? name : secure_getenv("PATHCOV_TEST");
+}
+
+/* Test harnesses (pathcov/gtest.h): one process, many tests. */
+PATHCOV_EXPORT void pathcov_test_begin(const char *name) {
+  char *test = master()->test;
+  size_t len = name ? strlen(name) : 0;
+  if (len >= PATHCOV_TEST_NAME_MAX)
+    len = PATHCOV_TEST_NAME_MAX - 1;
+  memcpy(test, name ? name : "", len);
+  test[len] = 0;
+}
+
+PATHCOV_EXPORT void pathcov_test_end(void) {
+  write_all("flush");
+  master()->test[0] = 0;
+}
 
 int __pathcov_execve(const char *path, char *const argv[],
                      char *const envp[]) {

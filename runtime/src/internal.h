@@ -248,6 +248,11 @@ struct pathcov_exec_hook {
   struct pathcov_exec_hook *next;
   void (*write)(const char *reason);
 };
+/* The running test's name for profiles: pathcov_test_begin's (a harness
+ * naming each test of one process), else PATHCOV_TEST, else NULL. */
+#define PATHCOV_TEST_NAME_MAX 512
+const char *pathcov_test_name(void);
+
 /* Adds or removes a hook of the process's list; from constructors and
  * destructors only. */
 void pathcov_exec_hook_add(struct pathcov_exec_hook *hook);

@@ -62,7 +62,7 @@ void pathcov_profile_header(struct pathcov_profile *p,
   out_str(p, ", \"pid\": ");
   out_u64(p, (uint64_t)getpid());
   out_str(p, ",\n \"test\": ");
-  out_string(p, secure_getenv("PATHCOV_TEST"));
+  out_string(p, pathcov_test_name());
   out_str(p, ", \"reason\": ");
   out_string(p, reason);
   if (signal) {

@@ -442,7 +442,8 @@ static const char *report_dir(void) {
  * exit, taking its counts: should exec fail, the exit report has only
  * what ran afterwards. */
 static void write_at_exec(const char *reason) {
-  if (has_paths_to_report())
+  /* A test's end (pathcov_test_end) writes profiles only. */
+  if (strcmp(reason, "flush") != 0 && has_paths_to_report())
     write_report(report_dir(), reason, 0, 1);
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};

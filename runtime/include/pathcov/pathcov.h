@@ -42,6 +42,18 @@ extern "C" {
  * functions writes nothing and returns 0. Thread-safe. */
 int pathcov_flush(void);
 
+/* Test harnesses that run many tests in one process (GoogleTest: include
+ * <pathcov/gtest.h>, which does this for every test): pathcov_test_begin
+ * names the tests' paths from now on `name` (at most 511 bytes kept)
+ * instead of PATHCOV_TEST; pathcov_test_end writes the profile of every
+ * instrumented module of the process now (reason "flush", test `name`),
+ * taking their counts, and goes back to PATHCOV_TEST. So the corpus knows
+ * which test ran each path. Paths run between two tests (a suite's
+ * set-up) go with the next test's, or with the exit profile. Call both
+ * from one thread, between tests; residual modules write nothing here. */
+void pathcov_test_begin(const char *name);
+void pathcov_test_end(void);
+
 /* Zeroes every count of the calling module without writing anything, e.g.
  * to leave set-up code out of the next profile. Thread-safe; returns 0
  * (it cannot fail). */
