@@ -410,7 +410,8 @@ def scenario_shared_library(a, tmp, how="exit"):
     # __pathcov_master: every copy of the runtime finds the others' exec
     # hooks through it (runtime/src/exec.c).
     exported = {s for s in exported_symbols(a.shlib) if "pathcov" in s}
-    expect(exported, {"pathcov_flush", "pathcov_reset", "__pathcov_master"},
+    expect(exported, {"pathcov_flush", "pathcov_reset", "pathcov_test_begin",
+                      "pathcov_test_end", "__pathcov_master"},
            "runtime symbols the library exports")
     expect("pathcov_flush" in exported_symbols(a.useslib), True,
            "the executable exports its pathcov_flush too (ENABLE_EXPORTS)")
