@@ -1,5 +1,7 @@
 #include "CorpusWriter.h"
 
+#include "Percent.h"
+
 #include "pathcov/core/Checked.h"
 #include "pathcov/format/FileDescriptor.h"
 
@@ -281,6 +283,33 @@ bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field,
   out.end();
   out.put("\n");
   return out.flush();
+}
+
+// The same count as writeSetAside's, over a corpus read back.
+SetAsideSummary summarizeSetAside(const Corpus &corpus) {
+  SetAsideSummary summary;
+  FunctionKey lastFunction;
+  for (const auto &[path, sightings] : corpus.field) {
+    const std::string why = whySetAside(corpus, path);
+    if (why.empty())
+      continue;
+    const FunctionKey function{std::get<0>(path), std::get<1>(path)};
+    if (summary.paths++ == 0) {
+      summary.firstIdentity = function.first;
+      summary.firstWhy = why;
+    }
+    if (summary.functions == 0 || function != lastFunction)
+      ++summary.functions;
+    lastFunction = function;
+  }
+  return summary;
+}
+
+std::string setAsideText(const SetAsideSummary &setAside) {
+  return countOf(setAside.paths, "field path") + " of " +
+         countOf(setAside.functions, "function") +
+         " set aside, in the corpus's set_aside (first: " +
+         setAside.firstIdentity + ": " + setAside.firstWhy + ")";
 }
 
 } // namespace pathcov

@@ -20,6 +20,14 @@ struct SetAsideSummary {
   std::string firstIdentity, firstWhy;
 };
 
+// The field paths of a corpus read back that no function of it takes
+// (its set_aside), as writeCorpus counted them.
+SetAsideSummary summarizeSetAside(const Corpus &corpus);
+
+// "N field paths of M functions set aside, in the corpus's set_aside
+// (first: IDENTITY: WHY)": what merge and show say of them.
+std::string setAsideText(const SetAsideSummary &setAside);
+
 // `corpus`'s header and functions, with the reports and sightings of
 // `field` (none without), to `fd`. Field paths are attributed to their
 // function or set aside (whySetAside) from `corpus`'s functions, and

@@ -234,13 +234,8 @@ int runMerge(const MergeOptions &options) {
     // corpus has their functions), but no reader of the corpus would guess
     // them from the coverage it shows.
     if (status == kExitSuccess && setAside.paths && !options.quiet)
-      std::cerr << "pathcov merge: " << setAside.paths
-                << (setAside.paths == 1 ? " field path" : " field paths")
-                << " of " << setAside.functions
-                << (setAside.functions == 1 ? " function" : " functions")
-                << " set aside, in the corpus's set_aside (first: "
-                << setAside.firstIdentity << ": " << setAside.firstWhy
-                << "); docs/merge.md, \"Attribution\"\n";
+      std::cerr << "pathcov merge: " << setAsideText(setAside)
+                << "; docs/merge.md, \"Attribution\"\n";
     return status;
   } catch (const InputError &e) {
     std::cerr << "pathcov merge: " << e.what() << '\n';

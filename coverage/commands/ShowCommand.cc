@@ -6,6 +6,7 @@
 #include "FileFilter.h"
 #include "FileIo.h"
 #include "PathText.h"
+#include "CorpusWriter.h"
 #include "Percent.h"
 
 #include "pathcov/format/InputError.h"
@@ -442,8 +443,13 @@ int runShow(const ShowOptions &options) {
     }
     if (byFile)
       text << fileSummaryText(files);
-    if (options.summary && !options.json)
+    if (options.summary && !options.json) {
       text << totalText(totals);
+      // Not in the totals above, which count the corpus's functions only.
+      const SetAsideSummary setAside = summarizeSetAside(corpus);
+      if (setAside.paths)
+        text << "field: " << setAsideText(setAside) << "\n";
+    }
     sources.reportUnread("show");
   } catch (const InputError &e) {
     return reportError("show", displayName(options.corpus), e.what(),

@@ -10,7 +10,8 @@ Checks, comparing outputs semantically (parsed JSON):
   - idempotence: A+A == A, corpus+R+R == corpus+R, (corpus+R)+R ==
     corpus+R, (corpus+R)+(corpus+R) == corpus+R;
   - provenance: counts, number of reports, build-ids, first and last seen;
-  - set aside: a changed function and an unknown one, never attributed;
+  - set aside: a changed function and an unknown one, never attributed
+    (merge and show --summary say so);
   - every output valid against schemas/corpus.schema.json;
   - merging a partially overlapping corpus fails (exit 3);
   - with --timing N: N small reports merged, the time printed.
@@ -141,6 +142,13 @@ def main():
     R3A = saved("r3a.json", merge(R3, A))
     check(merge(R3A, B, R12) == full, "(R3+A)+B+(R1+R2) != all")
     FULL = saved("full.json", full)
+    # show --summary says so too: its totals count the corpus's functions.
+    shown = subprocess.run([args.pathcov, "show", "--summary", FULL],
+                           capture_output=True, text=True)
+    check(shown.returncode == 0 and
+          "\nfield: 2 field paths of 2 functions set aside, in the corpus's "
+          "set_aside (first: " in shown.stdout,
+          f"show --summary of the merged corpus: {shown.stdout[-300:]!r}")
     check(merge(FULL, R1, R2) == full, "corpus+R+R != corpus+R")
     check(merge(FULL, FULL, A, B, R3) == full, "re-merging changed counts")
     check(merge(ABR1, ABR1, R1) == merge(A, B, R1), "idempotence")
