@@ -190,6 +190,19 @@ void writeFunction(PrettyWriter &out, const Corpus &corpus, const CorpusFunction
   out.end();
 }
 
+// Counts a path set aside (paths come by function, each once).
+void countSetAside(SetAsideSummary &summary, const FieldKey &path,
+                   const std::string &why, FunctionKey &lastFunction) {
+  const FunctionKey function{std::get<0>(path), std::get<1>(path)};
+  if (summary.paths++ == 0) {
+    summary.firstIdentity = function.first;
+    summary.firstWhy = why;
+  }
+  if (summary.functions == 0 || function != lastFunction)
+    ++summary.functions;
+  lastFunction = function;
+}
+
 // set_aside: the sightings no function of the corpus can take, with why.
 void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &field,
                    SetAsideSummary &summary) {
@@ -202,16 +215,8 @@ void writeSetAside(PrettyWriter &out, const Corpus &corpus, const FieldStore &fi
     if (!any || path != last) {
       why = whySetAside(corpus, path);
       last = path;
-      const FunctionKey function{std::get<0>(path), std::get<1>(path)};
-      if (!why.empty()) {
-        if (summary.paths++ == 0) {
-          summary.firstIdentity = function.first;
-          summary.firstWhy = why;
-        }
-        if (summary.functions == 0 || function != lastFunction)
-          ++summary.functions;
-        lastFunction = function;
-      }
+      if (!why.empty())
+        countSetAside(summary, path, why, lastFunction);
     }
     if (why.empty())
       return;
@@ -285,23 +290,13 @@ bool writeCorpus(int fd, const Corpus &corpus, const FieldStore *field,
   return out.flush();
 }
 
-// The same count as writeSetAside's, over a corpus read back.
+// writeSetAside's count, over a corpus read back.
 SetAsideSummary summarizeSetAside(const Corpus &corpus) {
   SetAsideSummary summary;
   FunctionKey lastFunction;
-  for (const auto &[path, sightings] : corpus.field) {
-    const std::string why = whySetAside(corpus, path);
-    if (why.empty())
-      continue;
-    const FunctionKey function{std::get<0>(path), std::get<1>(path)};
-    if (summary.paths++ == 0) {
-      summary.firstIdentity = function.first;
-      summary.firstWhy = why;
-    }
-    if (summary.functions == 0 || function != lastFunction)
-      ++summary.functions;
-    lastFunction = function;
-  }
+  for (const auto &[path, sightings] : corpus.field)
+    if (const std::string why = whySetAside(corpus, path); !why.empty())
+      countSetAside(summary, path, why, lastFunction);
   return summary;
 }
 
