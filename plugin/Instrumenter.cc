@@ -228,6 +228,13 @@ private:
     case PathEnd::CheckBytemap:
       return checkBytemap(id);
     case PathEnd::CheckTable:
+      // Unmasked: the PPP id less the table's base, in range for every
+      // path (one add, which the path end's offset folds into).
+      if (tables_.unmasked)
+        return checkTable(sum(ppp_,
+                              int64_t(uint64_t(offset.ppp) - uint64_t(tables_.pppBase)),
+                              "pathcov_index"),
+                          id);
       return checkTable(
           indexWithin(sum(ppp_, offset.ppp, "pathcov_ppp_id")), id);
     case PathEnd::CheckHashed:
@@ -236,7 +243,7 @@ private:
   }
 
   // PPP paper section 2.3: the PPP id finds the slot, the Ball-Larus id
-  // decides. A masked PPP id out of the interval (an untested path's,
+  // decides. A PPP id out of the interval (an untested path's; masked,
   // negative ones wrapped) reaches a slot whose id is another path's or
   // none. The branches come later (insertCheckBranches).
   void checkTable(tree index, tree id) {

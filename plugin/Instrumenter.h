@@ -59,6 +59,10 @@ struct FunctionTables {
   bool seenWords = false;
   // CheckHashed: the multipliers, one per slot an id may sit in.
   std::vector<uint64_t> multipliers;
+  // CheckTable: the table has an entry for every path's PPP id, the
+  // least pppBase (ResidualPlan::unmasked): the index needs no mask.
+  bool unmasked = false;
+  int64_t pppBase = 0;
   // Residual mode's history=N: every path end, checked or not, appends
   // its id to the thread's path history (PathMiss.h, buildHistoryAsm).
   bool history = false;

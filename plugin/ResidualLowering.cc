@@ -73,6 +73,8 @@ ResidualLowering lowerResidualPlan(const ResidualPlan &plan, uint64_t numPaths,
   ends.seenSlots = spec.seenSlots;
   ends.seenWords = seenWords;
   ends.multipliers = plan.multipliers;
+  ends.unmasked = plan.unmasked;
+  ends.pppBase = plan.pppBase;
   return out;
 }
 

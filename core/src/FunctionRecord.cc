@@ -48,6 +48,10 @@ std::string residualModeRecord(const FunctionMetadata &function,
     record["ppp_interval"] = plan.ppp.intervalSize;
     record["ppp_delta"] = plan.ppp.delta;
   }
+  if (plan.unmasked) {
+    record["ppp_base"] = plan.pppBase;
+    record["table_entries"] = plan.tableSize + 1;
+  }
   if (plan.policy == ResidualPolicy::Stale)
     record["stale"] = plan.why;
   return text(record);

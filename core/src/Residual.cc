@@ -2,6 +2,7 @@
 #include "pathcov/core/Paths.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <cstdio>
 
@@ -47,6 +48,25 @@ bool placeInFreeSlot(std::vector<uint64_t> &table, uint64_t id,
     }
   }
   return false;
+}
+
+// The least and the greatest PPP id of any path of the DAG, tested or
+// not: the sums of the PPP weights along its paths (an edge without a
+// weight adds 0), by dynamic programming from EXIT.
+std::pair<__int128, __int128> pppIdRange(const Dag &dag, const PppNumbering &ppp) {
+  std::vector<__int128> least(dag.out.size(), 0), most(dag.out.size(), 0);
+  for (BlockId v : dag.reverseTopologicalOrder()) {
+    if (dag.out[v].empty())
+      continue;
+    least[v] = std::numeric_limits<__int128>::max();
+    most[v] = std::numeric_limits<__int128>::min();
+    for (DagEdgeId e : dag.out[v]) {
+      const BlockId w = dag.edges[e].dst;
+      least[v] = std::min(least[v], ppp.weight[e] + least[w]);
+      most[v] = std::max(most[v], ppp.weight[e] + most[w]);
+    }
+  }
+  return {least[dag.entry], most[dag.entry]};
 }
 
 } // namespace
@@ -320,13 +340,31 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.ppp = PppNumbering();
     }
   }
-  // An array has a power of two of entries above the PPP interval: the
-  // check masks the PPP id (ppp & tableSize, one AND) where a bounds check
-  // took a compare and a conditional move. table-limit bounds those
-  // entries, padding included.
-  const uint64_t arrayEntries =
-      plan.ppp.intervalSize == 0 ? 0
-                                 : powerOfTwoAtLeast(plan.ppp.intervalSize + 1);
+  // An array holds an entry for every PPP id any path can end with, when
+  // those are few: the check indexes it with the PPP register less the
+  // least of them (an offset the path end's add takes in), and needs no
+  // mask. Untested paths' PPP ids turn out to lie close to the interval
+  // (sqlite3VdbeExec's: -7 to 410, the interval 0 to 410), and such a table
+  // is taken when it has at most twice the entries of the masked one. Else
+  // it has a
+  // power of two of entries above the PPP interval, and the check masks
+  // the PPP id (ppp & tableSize, one AND; a bounds check took a compare
+  // and a conditional move). Either way one entry more, never indexed,
+  // follows (kNoPath), and table-limit bounds the entries, padding included.
+  uint64_t arrayEntries = 0;
+  if (plan.ppp.intervalSize != 0)
+    arrayEntries = powerOfTwoAtLeast(plan.ppp.intervalSize + 1);
+  if (arrayEntries != 0 && limits.unmaskedArrays) {
+    const auto [least, most] = pppIdRange(numbered.dag, plan.ppp);
+    // At most twice the masked table's entries, and within table-limit.
+    const __int128 entries = most - least + 2;
+    if (entries <= static_cast<__int128>(2 * arrayEntries) &&
+        entries <= static_cast<__int128>(limits.tableEntries)) {
+      plan.unmasked = true;
+      plan.pppBase = static_cast<int64_t>(least);
+      arrayEntries = static_cast<uint64_t>(most - least + 2);
+    }
+  }
   const bool array = arrayEntries != 0 && arrayEntries <= limits.tableEntries &&
                      plan.ppp.delta <= limits.delta;
   if (plan.checkedEnds == 0) {
@@ -341,7 +379,7 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.tableSize = arrayEntries - 1;
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < probed.size(); ++i)
-      plan.table[static_cast<uint64_t>(plan.ppp.ids[i])] = probed[i];
+      plan.table[static_cast<uint64_t>(plan.ppp.ids[i] - plan.pppBase)] = probed[i];
   } else if (planHashed(plan, probed, limits)) {
     plan.policy = ResidualPolicy::Hashed;
     plan.counted = limits.countTested;
@@ -357,6 +395,10 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.policy = ResidualPolicy::Sorted;
     plan.tableSize = probed.size();
     plan.table = probed;
+  }
+  if (plan.policy != ResidualPolicy::Array) {
+    plan.unmasked = false;
+    plan.pppBase = 0;
   }
   if (plan.policy == ResidualPolicy::Array ||
       plan.policy == ResidualPolicy::Sorted) {

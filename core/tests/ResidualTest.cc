@@ -55,11 +55,22 @@ bool checkAtPathEnd(const NumberedDag &numbered, const ResidualPlan &plan,
     return plan.bytemap[ballLarus] != 0;
   case ResidualPolicy::Array: {
     // ppp & tableSize, as the plugin's code: tableSize + 1 entries, a
-    // power of two.
-    if ((plan.tableSize & (plan.tableSize + 1)) != 0 ||
+    // power of two (unmasked: any number).
+    if ((!plan.unmasked && (plan.tableSize & (plan.tableSize + 1)) != 0) ||
         plan.table.size() != (plan.tableSize + 1) * (plan.counted ? 2 : 1)) {
       problem = "an array table whose size is not a power of two";
       return false;
+    }
+    if (plan.unmasked) {
+      // The register less pppBase, unmasked: in the table for every path.
+      const uint64_t index = ppp - static_cast<uint64_t>(plan.pppBase);
+      if (index >= plan.tableSize) {
+        problem = "path " + std::to_string(id) + "'s PPP id " +
+                  std::to_string(static_cast<int64_t>(ppp)) +
+                  " is outside the unmasked table";
+        return false;
+      }
+      return sameEntry(plan, plan.table[index], ballLarus);
     }
     return sameEntry(plan, plan.table[ppp & plan.tableSize], ballLarus);
   }
@@ -148,21 +159,33 @@ TEST(Residual, PppFigure3GetsTheFigure3Table) {
   EXPECT_EQ(bytemap.uncheckedEnds, 0u);
   EXPECT_DOUBLE_EQ(bytemap.ppp.delta, 1.0);
   expectExactChecks(bytemap);
-  // Without bytemaps, the PPP table of Figure 3, a constant.
+  // Without bytemaps, the PPP table of Figure 3, a constant: the
+  // Ball-Larus ids 0, 1 and 5 at their PPP ids 0, 1 and 2. Every path's
+  // PPP id lies in [-1, 2], so the table covers them all from -1 (the
+  // check needs no mask), and a last entry, never indexed, follows.
   const ResidualPlan array = plan({4096, 16, 0, false});
   EXPECT_EQ(array.policy, ResidualPolicy::Array);
-  EXPECT_EQ(array.tableSize, 3u);
-  EXPECT_EQ(array.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
+  EXPECT_TRUE(array.unmasked);
+  EXPECT_EQ(array.pppBase, -1);
+  EXPECT_EQ(array.tableSize, 4u);
+  EXPECT_EQ(array.table, (std::vector<uint64_t>{kNoPath, 0, 1, 5, kNoPath}));
   expectExactChecks(array);
-  // table-limit bounds the entries the table has: the interval of 3 takes
-  // 4 (a power of two above it); with a limit of 3, the hash table.
-  EXPECT_EQ(plan({4, 16, 0, false}).policy, ResidualPolicy::Array);
+  // table-limit bounds the entries the table has: that one takes 5; with
+  // a limit of 4, the masked table, 4 entries (a power of two above the
+  // interval of 3, the ids at their PPP ids); with a limit of 3, the hash
+  // table.
+  const ResidualPlan masked = plan({4, 16, 0, false});
+  EXPECT_EQ(masked.policy, ResidualPolicy::Array);
+  EXPECT_FALSE(masked.unmasked);
+  EXPECT_EQ(masked.table, (std::vector<uint64_t>{0, 1, 5, kNoPath}));
+  expectExactChecks(masked);
   EXPECT_EQ(plan({3, 16, 0, false}).policy, ResidualPolicy::Hashed);
   // Counting the tested paths: never a bytemap, and counts after the ids.
   const ResidualPlan counted = plan({4096, 16, 1 << 16, true});
   EXPECT_EQ(counted.policy, ResidualPolicy::Array);
   EXPECT_TRUE(counted.counted);
-  EXPECT_EQ(counted.table, (std::vector<uint64_t>{0, 1, 5, kNoPath, 0, 0, 0, 0}));
+  EXPECT_EQ(counted.table, (std::vector<uint64_t>{kNoPath, 0, 1, 5, kNoPath,
+                                                  0, 0, 0, 0, 0}));
   expectExactChecks(counted);
   // A table too large for the limit: a two-choice cuckoo hash table of 8
   // slots (at least twice the 3 tested ids), 32-bit (6 paths), so without
@@ -397,7 +420,7 @@ TEST(Residual, UntestedAndStaleFunctionsReportEveryPath) {
 // tested sets and limits: at every path end the check hits exactly for the
 // tested paths, under every policy, and the Ball-Larus register is exact.
 TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
-  unsigned graphs = 0, residualPaths = 0;
+  unsigned graphs = 0, residualPaths = 0, unmaskedArrays = 0;
   unsigned byPolicy[kResidualPolicies] = {};
   unsigned hashedByChoices[kMaxHashChoices + 1] = {};
   for (uint64_t seed = 9000000; graphs < 1500; ++seed) {
@@ -426,11 +449,14 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
     // Half the hash tables with three choices.
     if (rng() % 2 == 0)
       limits.twoChoiceSlots = 0;
+    // Half the arrays masked.
+    limits.unmaskedArrays = rng() % 2 == 0;
     const ResidualPlan plan = planResidual(numbered, cfg.checksum(),
                                            hex64(cfg.checksum()), tested, limits);
     ++byPolicy[static_cast<int>(plan.policy)];
     if (plan.policy == ResidualPolicy::Hashed)
       ++hashedByChoices[plan.multipliers.size()];
+    unmaskedArrays += plan.unmasked;
     for (uint64_t id = 0; id < n; ++id) {
       std::string problem;
       const bool hit = checkAtPathEnd(numbered, plan, id, problem);
@@ -452,7 +478,12 @@ TEST(Residual, RandomGraphsTellTestedPathsFromResidualOnes) {
       EXPECT_GT(byPolicy[p], 50u) << residualPolicyName(policy);
     }
   }
-  std::printf(" %u residual paths checked\n", residualPaths);
+  std::printf(" %u residual paths checked; %u arrays unmasked\n", residualPaths,
+              unmaskedArrays);
+  // Arrays of both kinds (checkAtPathEnd: every path's PPP id inside an
+  // unmasked one).
+  EXPECT_GT(unmaskedArrays, 50u);
+  EXPECT_GT(byPolicy[static_cast<int>(ResidualPolicy::Array)] - unmaskedArrays, 50u);
   EXPECT_GT(hashedByChoices[2], 20u);
   EXPECT_GT(hashedByChoices[3], 20u);
 }

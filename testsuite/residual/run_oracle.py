@@ -179,11 +179,18 @@ class Oracle:
     @staticmethod
     def array_table_bytes(record):
         """abi.h: an array's entries, a power of two above the PPP
-        interval; 32-bit ids without counts where every id fits
-        (PATHCOV_FN_NARROW), else 64-bit ids, then as many counts."""
+        interval, or with ppp_base one for every path's PPP id (more than
+        the interval, at most twice the power of two); 32-bit ids without
+        counts where every id fits (PATHCOV_FN_NARROW), else 64-bit ids,
+        then as many counts."""
         entries = 1
         while entries < record["ppp_interval"] + 1:
             entries *= 2
+        if "ppp_base" in record:
+            unmasked = record["table_entries"]
+            if not record["ppp_interval"] + 1 <= unmasked <= 2 * entries:
+                return -1  # no table the oracle expects
+            entries = unmasked
         if record.get("count_tested"):
             return 16 * entries
         return (4 if record["num_paths"] < 2**32 - 1 else 8) * entries

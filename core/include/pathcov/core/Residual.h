@@ -58,6 +58,10 @@ struct ResidualLimits {
   // Peel the first iteration of loops the tests ran at least this many
   // times per entry (0: never). See ResidualPlan::peel.
   uint64_t peelIterations = 4;
+  // Array: a table for every path's PPP id where it is small enough, so
+  // that the check needs no mask (ResidualPlan::unmasked); false: masked
+  // tables only (for tests).
+  bool unmaskedArrays = true;
 };
 
 // Hashed: slot h(id) = (id * multiplier) >> (64 - log2 size) of a table of
@@ -100,8 +104,9 @@ struct ResidualPlan {
   // The tables hold only the tested paths that end with a checked end
   // (the others are never looked up), and PPP numbers those alone.
   // Array: tableSize + 1 Ball-Larus ids indexed by PPP id (id k is the
-  // tested path whose PPP id is k, or kNoPath), a power of two, those past
-  // the PPP interval (at least the last) kNoPath. Sorted:
+  // tested path whose PPP id is k, or kNoPath; unmasked: pppBase + k), a
+  // power of two unless unmasked, those past the PPP interval (at least
+  // the last) kNoPath. Sorted:
   // the tested ids ascending, then kNoPath. With countTested, as many
   // counts (0) follow. Hashed: tableSize slots (a power of two, at least
   // twice the tested paths with two choices, 9/8 of them with three), each
@@ -121,6 +126,12 @@ struct ResidualPlan {
   // the id, which are the id; kNoPath becomes UINT32_MAX, which no path
   // is. Nothing reads a narrow hash table's multipliers, so it has none.
   bool narrow = false;
+  // Array: the table has an entry for the PPP id of every path, tested or
+  // not (the check needs no mask): entry k is the tested path whose PPP id
+  // is pppBase + k, or kNoPath; pppBase is the least PPP id of any path.
+  // Else (unmasked false, pppBase 0) the check masks the PPP id.
+  bool unmasked = false;
+  int64_t pppBase = 0;
   // Bytemap: byte id is 1 when path id was tested, else 0.
   std::vector<uint8_t> bytemap;
   // Per DAG edge: true for the path ends (edges into EXIT) that need a
