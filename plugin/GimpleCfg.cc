@@ -226,4 +226,12 @@ bool enteredOnlyAbnormally(basic_block bb) {
   return true;
 }
 
+bool asksBuiltinConstantP(basic_block bb) {
+  for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
+       gsi_next(&gsi))
+    if (gimple_call_builtin_p(gsi_stmt(gsi), BUILT_IN_CONSTANT_P))
+      return true;
+  return false;
+}
+
 } // namespace pathcov

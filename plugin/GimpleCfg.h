@@ -56,6 +56,14 @@ void removeStatements(basic_block bb, const std::function<bool(const gimple *)> 
 // True if every way into the block is an abnormal edge.
 bool enteredOnlyAbnormally(basic_block bb);
 
+// True if the block asks __builtin_constant_p, which GCC decides only
+// after the code is copied and inlined: a copy of the block, where a value
+// became a constant (a peeled iteration's counter), may decide otherwise
+// than the original, and take a path the test build never could (glibc's
+// toupper in a loop over i: a new user's sed). The plugin copies no such
+// block (LoopPeeling.h, TestedRoutes.h).
+bool asksBuiltinConstantP(basic_block bb);
+
 // True if nothing in the function can leave it but a return: no call but
 // to builtins, internal functions and functions known to be const or pure
 // and to finish (not looping), that return and do not throw, no statement

@@ -1,3 +1,5 @@
+// GimpleCfg.h first: the JSON library before GCC's headers.
+#include "GimpleCfg.h"
 #include "TestedRoutes.h"
 
 #include "cfghooks.h"
@@ -93,9 +95,11 @@ unsigned statementsIn(basic_block bb) {
 }
 
 // Blocks that can be copied as they are: no abnormal or EH edges out, not
-// a loop's header, not in an irreducible region.
+// a loop's header, not in an irreducible region, no __builtin_constant_p
+// (asksBuiltinConstantP).
 bool plainBlock(basic_block bb) {
-  if (bb->loop_father->header == bb || (bb->flags & BB_IRREDUCIBLE_LOOP))
+  if (bb->loop_father->header == bb || (bb->flags & BB_IRREDUCIBLE_LOOP) ||
+      asksBuiltinConstantP(bb))
     return false;
   edge e;
   edge_iterator ei;
