@@ -187,20 +187,20 @@ void pathcov_diagnostic(const char *line, size_t len);
 struct pathcov_profile {
   struct pathcov_file file;
   struct pathcov_out out;
-  struct pathcov_path *paths; /* scratch for the caller: max_paths entries */
-  size_t paths_bytes;         /* mapped for it */
+  struct pathcov_path *paths; /* the caller's scratch (pathcov_profile_open) */
   unsigned long functions;  /* functions written so far */
   char buf[8192];
 };
 
 /* Creates the temporary file of the next profile of m in dir
- * (pathcov_file_name) and maps p->paths. Returns 0, or -1 with
- * p->file.error set; either way pathcov_profile_close(p) must follow.
- * Async-signal-safe, as the rest of a profile's writing: a crash's
- * profile is written in a signal handler. */
+ * (pathcov_file_name); p->paths is `scratch`, room for the most paths a
+ * function of m lists (NULL: ENOMEM). Returns 0, or -1 with p->file.error
+ * set; either way pathcov_profile_close(p) must follow. Async-signal-safe,
+ * as the rest of a profile's writing: a crash's profile is written in a
+ * signal handler. */
 int pathcov_profile_open(struct pathcov_profile *p,
                          const struct pathcov_module *m, const char *dir,
-                         unsigned *sequence, size_t max_paths);
+                         unsigned *sequence, struct pathcov_path *scratch);
 
 /* Writes the profile's top-level fields. signal (a crash's: reason
  * "signal") and the last two are written only when nonzero (they are not

@@ -7,7 +7,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -30,20 +29,16 @@ static void out_string(struct pathcov_profile *p, const char *s) {
 
 int pathcov_profile_open(struct pathcov_profile *p,
                          const struct pathcov_module *m, const char *dir,
-                         unsigned *sequence, size_t max_paths) {
-  p->paths = NULL;
+                         unsigned *sequence, struct pathcov_path *scratch) {
+  p->paths = scratch;
   p->functions = 0;
   pathcov_out_fd(&p->out, -1, p->buf, sizeof p->buf);
   if (pathcov_file_name(&p->file, dir, "pathcov-", m->base, sequence) != 0)
     return -1;
-  /* mmap, not malloc: a crash's profile is written in a signal handler. */
-  p->paths_bytes = (max_paths ? max_paths : 1) * sizeof *p->paths;
-  void *paths = pathcov_map_zeroed(p->paths_bytes, 0);
-  if (paths == MAP_FAILED) {
+  if (!scratch) {
     p->file.error = ENOMEM;
     return -1;
   }
-  p->paths = paths;
   if (pathcov_file_open(&p->file) != 0)
     return -1;
   p->out.fd = p->file.fd;
@@ -117,8 +112,6 @@ int pathcov_profile_close(struct pathcov_profile *p) {
     pathcov_out_finish(&p->out);
     write_error = p->out.error;
   }
-  if (p->paths)
-    munmap(p->paths, p->paths_bytes);
   if (pathcov_file_close(&p->file, write_error) == 0)
     return 0;
   errno = p->file.error;

@@ -88,6 +88,14 @@ static struct {
    * reads no environment); too long: dir_error. */
   char crash_dir[PATH_MAX];
   int crash_dir_error;
+  /* Where a profile lists one function's paths: room for the most any
+   * function can list, mapped at start-up (MAP_NORESERVE: touched only by
+   * the profiles), so that writing one needs no new mapping. A process
+   * that used up its mappings (vm.max_map_count: a new user's sed, gnulib's
+   * test-free) still writes its profile, and a crash's handler maps
+   * nothing. NULL if that mapping failed: each profile maps its own. */
+  struct pathcov_path *scratch;
+  size_t scratch_paths;
 } module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* False in a module with nothing instrumented: there is no section, and both
@@ -360,6 +368,7 @@ static void unlock_in_child(void) {
 }
 
 static int writes_profiles(void);
+static size_t paths_listed_at_most(void);
 static void write_at_exec(const char *reason);
 static void write_crash_profile(int signal);
 
@@ -400,6 +409,10 @@ static void init_module(void) {
     pathcov_warn("%s: pthread_atfork failed: children will also report "
                  "the counts of their parent", module.id.path);
   if (writes_profiles()) {
+    module.scratch_paths = paths_listed_at_most();
+    void *scratch = pathcov_map_zeroed(
+        module.scratch_paths * sizeof *module.scratch, MAP_NORESERVE);
+    module.scratch = scratch == MAP_FAILED ? NULL : scratch;
     pathcov_exec_hook_add(&exec_hook);
     /* A test that dies of a signal ran its paths too (crash.c). */
     if (!pathcov_secure_execution()) {
@@ -438,6 +451,21 @@ const struct pathcov_module *pathcov_this_module(void) {
   return &module.id;
 }
 
+/* The most paths one function of the module can list in a profile: a
+ * hashed one's table and seen slots, an inline one's counters. At least 1. */
+static size_t paths_listed_at_most(void) {
+  size_t most = 1;
+  FOR_EACH_DESCRIPTOR(p) {
+    if (!is_valid(*p))
+      continue;
+    size_t need = is_hashed(*p) ? TABLE_CAPACITY + (size_t)(*p)->seen_slots
+                                : (size_t)(*p)->num_paths;
+    if (need > most)
+      most = need;
+  }
+  return most;
+}
+
 /* Profiles are for record-mode functions: a module with only residual
  * ones writes reports (residual.c) and no profile. A module whose
  * descriptors are all invalid still writes one, which says so. */
@@ -460,19 +488,16 @@ static int write_profile(const char *reason, int signal) {
     errno = EPERM;
     return -1;
   }
-  size_t max_paths = 0; /* the scratch one function's paths can need */
-  FOR_EACH_DESCRIPTOR(p) {
-    if (!is_valid(*p))
-      continue;
-    size_t need = is_hashed(*p) ? TABLE_CAPACITY + (size_t)(*p)->seen_slots
-                                : (size_t)(*p)->num_paths;
-    if (need > max_paths)
-      max_paths = need;
-  }
   if (!signal)
     lock();
   else if (pthread_mutex_trylock(&module.lock) != 0)
     return -1;
+  struct pathcov_path *scratch = module.scratch;
+  const size_t scratch_bytes = module.scratch_paths * sizeof *scratch;
+  if (!scratch) {
+    void *mapped = pathcov_map_zeroed(scratch_bytes, MAP_NORESERVE);
+    scratch = mapped == MAP_FAILED ? NULL : mapped;
+  }
   struct pathcov_profile profile;
   const char *dir = signal ? module.crash_dir : profile_dir();
   int opened = -1;
@@ -484,7 +509,7 @@ static int write_profile(const char *reason, int signal) {
            sizeof "$PATHCOV_PROFILE_DIR");
   } else {
     opened = pathcov_profile_open(&profile, &module.id, dir, &module.sequence,
-                                  max_paths);
+                                  scratch);
   }
   if (opened == 0) {
     uint64_t lost_paths = pathcov_take(&module.lost_paths);
@@ -501,6 +526,8 @@ static int write_profile(const char *reason, int signal) {
     pathcov_kpaths_write(&profile.out);
   }
   int result = pathcov_profile_close(&profile);
+  if (scratch && scratch != module.scratch)
+    munmap(scratch, scratch_bytes);
   unlock();
   if (result != 0) {
     if (signal)
@@ -528,6 +555,13 @@ __attribute__((destructor(101))) static void on_unload(void) {
   write_profile("exit", 0);
   pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
+  /* A profile after this (another thread's flush as the process exits)
+   * maps its own scratch. */
+  lock();
+  if (module.scratch)
+    munmap(module.scratch, module.scratch_paths * sizeof *module.scratch);
+  module.scratch = NULL;
+  unlock();
   errno = saved;
 }
 
