@@ -1,5 +1,6 @@
 """What the end-to-end test scripts share. Import it after
 `sys.path.insert(0, <testsuite directory>)`."""
+import argparse
 import os
 import shlex
 import shutil
@@ -102,3 +103,15 @@ def fresh_directory(path):
     os.makedirs(path)
     os.chmod(path, 0o755)
     return path
+
+
+def e2e_arguments(*options):
+    """The arguments --OPTION VALUE of each of `options` (all required),
+    parsed, the directory --workdir names emptied and made."""
+    parser = argparse.ArgumentParser()
+    for option in options:
+        parser.add_argument("--" + option, required=True)
+    args = parser.parse_args()
+    shutil.rmtree(args.workdir, ignore_errors=True)
+    os.makedirs(args.workdir)
+    return args

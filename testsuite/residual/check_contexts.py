@@ -34,19 +34,17 @@ that fit are exact), then run on x = 500:
     HTML report and SARIF (a result's `stacks`) show them.
 Every report is checked against schemas/report.schema.json and decode's
 output against decode.schema.json. Exits non-zero on failure."""
-import argparse
 import glob
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import (FAILURES, check, check_schema, finish,  # noqa: E402
-                     fresh_directory, must)
+from testlib import (FAILURES, check, check_schema, e2e_arguments,  # noqa: E402
+                     finish, fresh_directory, must)
 
 PROGRAM = os.path.join(HERE, "programs", "contexts.c")
 
@@ -108,12 +106,7 @@ def check_spelling(run, name):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    for option in ("compiler", "plugin", "runtime", "pathcov", "workdir"):
-        parser.add_argument("--" + option, required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
+    args = e2e_arguments("compiler", "plugin", "runtime", "pathcov", "workdir")
     record = os.path.join(args.workdir, "record")
     residual = os.path.join(args.workdir, "residual")
     corpus = os.path.join(args.workdir, "corpus.json")

@@ -6,16 +6,15 @@ CFG's checksum, so that the two read apart (as show and gate do). Built
 again with one variant changed (stale), run on the tests' input: decode's
 summary says how many of the paths are a stale function's. Exits non-zero
 on failure."""
-import argparse
 import glob
 import os
 import re
-import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+from testlib import (FAILURES, check, e2e_arguments, finish,  # noqa: E402
+                     fresh_directory, must)
 
 PROGRAM = os.path.join(HERE, "programs", "variants.c")
 
@@ -35,12 +34,7 @@ def build(args, flags, output, v2_flags=()):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    for option in ("compiler", "plugin", "runtime", "pathcov", "workdir"):
-        parser.add_argument("--" + option, required=True)
-    args = parser.parse_args()
-    shutil.rmtree(args.workdir, ignore_errors=True)
-    os.makedirs(args.workdir)
+    args = e2e_arguments("compiler", "plugin", "runtime", "pathcov", "workdir")
     profiles = fresh_directory(os.path.join(args.workdir, "profiles"))
     corpus = os.path.join(args.workdir, "corpus.json")
     must([build(args, [], "record"), "5"], "test run",
