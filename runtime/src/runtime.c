@@ -474,10 +474,11 @@ static int writes_profiles(void) {
          (module.record_descriptors || !module.residual_descriptors);
 }
 
-/* signal: a crash's profile, in the signal handler (residual.c): the
- * directory from start-up, and none if another thread is writing one (its
- * lock cannot be waited for there). */
-static int write_profile(const char *reason, int signal) {
+/* signal: a crash's profile, in the signal handler (crash.c): the
+ * directory from start-up. With signal or try_lock (an _exit, which signal
+ * handlers call), none if another thread is writing one: its lock cannot
+ * be waited for there. */
+static int write_profile(const char *reason, int signal, int try_lock) {
   pathcov_once(&module.once, init_module);
   if (!writes_profiles())
     return 0;
@@ -488,7 +489,7 @@ static int write_profile(const char *reason, int signal) {
     errno = EPERM;
     return -1;
   }
-  if (!signal)
+  if (!signal && !try_lock)
     lock();
   else if (pthread_mutex_trylock(&module.lock) != 0)
     return -1;
@@ -543,7 +544,7 @@ static int write_profile(const char *reason, int signal) {
 
 
 /* crash.c: in the signal handler. */
-static void write_crash_profile(int signal) { write_profile("signal", signal); }
+static void write_crash_profile(int signal) { write_profile("signal", signal, 1); }
 
 /* A destructor rather than atexit: it also runs when a shared library is
  * dlclose'd. Priority 101 makes it the module's last destructor, after
@@ -552,7 +553,7 @@ static void write_crash_profile(int signal) { write_profile("signal", signal); }
  * mappings are not unmapped: at exit, other threads may still be counting. */
 __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno; /* the program's, for any later destructor */
-  write_profile("exit", 0);
+  write_profile("exit", 0, 0);
   pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
   /* A profile after this (another thread's flush as the process exits)
@@ -566,9 +567,13 @@ __attribute__((destructor(101))) static void on_unload(void) {
 }
 
 /* exec.c: the counts written are taken, as at every profile. */
-static void write_at_exec(const char *reason) { write_profile(reason, 0); }
+/* exec.c: before exec* ("exec"), or before _exit, _Exit and daemon
+ * ("exit"), which signal handlers may call. */
+static void write_at_exec(const char *reason) {
+  write_profile(reason, 0, strcmp(reason, "exit") == 0);
+}
 
-PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush", 0); }
+PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush", 0, 0); }
 
 PATHCOV_EXPORT int pathcov_reset(void) {
   /* module.entered must exist before any count is taken. */
