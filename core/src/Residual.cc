@@ -69,6 +69,40 @@ std::pair<__int128, __int128> pppIdRange(const Dag &dag, const PppNumbering &ppp
   return {least[dag.entry], most[dag.entry]};
 }
 
+// An array's table, or none (entries 0). It holds an entry for every PPP
+// id any path can end with, when those are few: the check indexes it with
+// the PPP register less the least of them (an offset the path end's add
+// takes in), and needs no mask. Untested paths' PPP ids turn out to lie
+// close to the interval (sqlite3VdbeExec's: -7 to 410, the interval 0 to
+// 410); such a table is taken when it has at most twice the entries of the
+// masked one. Else it has a power of two of entries above the PPP
+// interval, and the check masks the PPP id (ppp & tableSize, one AND; a
+// bounds check took a compare and a conditional move). Either way one
+// entry more, never indexed, follows (kNoPath); table-limit bounds the
+// entries, padding included, and delta-limit the interval.
+struct ArrayTable {
+  uint64_t entries = 0;
+  bool unmasked = false;
+  int64_t base = 0;
+};
+
+ArrayTable planArrayTable(const Dag &dag, const PppNumbering &ppp,
+                          const ResidualLimits &limits) {
+  if (ppp.intervalSize == 0 || ppp.delta > limits.delta)
+    return {};
+  ArrayTable table{powerOfTwoAtLeast(ppp.intervalSize + 1), false, 0};
+  if (limits.unmaskedArrays) {
+    const auto [least, most] = pppIdRange(dag, ppp);
+    const __int128 entries = most - least + 2;
+    if (entries <= static_cast<__int128>(2 * table.entries) &&
+        entries <= static_cast<__int128>(limits.tableEntries))
+      table = {static_cast<uint64_t>(entries), true, static_cast<int64_t>(least)};
+  }
+  if (table.entries > limits.tableEntries)
+    return {};
+  return table;
+}
+
 } // namespace
 
 std::vector<uint64_t> hashMultipliers(unsigned n, unsigned choices) {
@@ -340,33 +374,6 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
       plan.ppp = PppNumbering();
     }
   }
-  // An array holds an entry for every PPP id any path can end with, when
-  // those are few: the check indexes it with the PPP register less the
-  // least of them (an offset the path end's add takes in), and needs no
-  // mask. Untested paths' PPP ids turn out to lie close to the interval
-  // (sqlite3VdbeExec's: -7 to 410, the interval 0 to 410), and such a table
-  // is taken when it has at most twice the entries of the masked one. Else
-  // it has a
-  // power of two of entries above the PPP interval, and the check masks
-  // the PPP id (ppp & tableSize, one AND; a bounds check took a compare
-  // and a conditional move). Either way one entry more, never indexed,
-  // follows (kNoPath), and table-limit bounds the entries, padding included.
-  uint64_t arrayEntries = 0;
-  if (plan.ppp.intervalSize != 0)
-    arrayEntries = powerOfTwoAtLeast(plan.ppp.intervalSize + 1);
-  if (arrayEntries != 0 && limits.unmaskedArrays) {
-    const auto [least, most] = pppIdRange(numbered.dag, plan.ppp);
-    // At most twice the masked table's entries, and within table-limit.
-    const __int128 entries = most - least + 2;
-    if (entries <= static_cast<__int128>(2 * arrayEntries) &&
-        entries <= static_cast<__int128>(limits.tableEntries)) {
-      plan.unmasked = true;
-      plan.pppBase = static_cast<int64_t>(least);
-      arrayEntries = static_cast<uint64_t>(most - least + 2);
-    }
-  }
-  const bool array = arrayEntries != 0 && arrayEntries <= limits.tableEntries &&
-                     plan.ppp.delta <= limits.delta;
   if (plan.checkedEnds == 0) {
     plan.policy = ResidualPolicy::Complete;
   } else if (!limits.countTested && numPaths <= limits.bytemapPaths) {
@@ -374,9 +381,13 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.bytemap.assign(numPaths, 0);
     for (uint64_t id : tested)
       plan.bytemap[id] = 1;
-  } else if (array) {
+  } else if (const ArrayTable array =
+                 planArrayTable(numbered.dag, plan.ppp, limits);
+             array.entries != 0) {
     plan.policy = ResidualPolicy::Array;
-    plan.tableSize = arrayEntries - 1;
+    plan.unmasked = array.unmasked;
+    plan.pppBase = array.base;
+    plan.tableSize = array.entries - 1;
     plan.table.assign(plan.tableSize, kNoPath);
     for (size_t i = 0; i < probed.size(); ++i)
       plan.table[static_cast<uint64_t>(plan.ppp.ids[i] - plan.pppBase)] = probed[i];
@@ -395,10 +406,6 @@ ResidualPlan planResidual(const NumberedDag &numbered, uint64_t cfgChecksum,
     plan.policy = ResidualPolicy::Sorted;
     plan.tableSize = probed.size();
     plan.table = probed;
-  }
-  if (plan.policy != ResidualPolicy::Array) {
-    plan.unmasked = false;
-    plan.pppBase = 0;
   }
   if (plan.policy == ResidualPolicy::Array ||
       plan.policy == ResidualPolicy::Sorted) {
