@@ -8,7 +8,9 @@
  * once the first writer registers, one set per module (each module links
  * its own copy of the runtime), each chaining to the action it replaced.
  * Everything a writer does there is async-signal-safe: raw system calls,
- * no allocation, no stdio, nothing read from the environment. */
+ * no allocation, no stdio, the directories as the environment named them
+ * at start-up (a profile's test name is read as getenv does: a scan of
+ * environ, with no lock and no allocation). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -153,6 +153,22 @@ struct pathcov_file {
  * way pathcov_file_close(f, ...) must follow. */
 int pathcov_file_name(struct pathcov_file *f, const char *dir,
                       const char *prefix, const char *base, unsigned *sequence);
+
+/* A directory the environment names, read when a file is written, or at
+ * start-up for the files a signal handler writes (crash.c), which reads no
+ * environment. */
+struct pathcov_env_dir {
+  const char *variable; /* PATHCOV_REPORT_DIR, PATHCOV_PROFILE_DIR */
+  char path[PATH_MAX];  /* the variable's value, "." when unset or empty */
+  int error;            /* ENAMETOOLONG: the value did not fit */
+};
+void pathcov_env_dir_read(struct pathcov_env_dir *d, const char *variable);
+/* pathcov_file_name in d's directory; if it did not fit, f with d's error,
+ * naming $VARIABLE. */
+int pathcov_file_name_in(struct pathcov_file *f, const struct pathcov_env_dir *d,
+                         const char *prefix, const char *base,
+                         unsigned *sequence);
+
 /* Sets f->final to path, which the program chose: its directory is opened
  * as given (links followed), never made. Returns 0, or -1 with f->error
  * set; either way pathcov_file_close(f, ...) must follow. */
@@ -193,14 +209,15 @@ struct pathcov_profile {
 };
 
 /* Creates the temporary file of the next profile of m in dir
- * (pathcov_file_name); p->paths is `scratch`, room for the most paths a
+ * (pathcov_file_name_in); p->paths is `scratch`, room for the most paths a
  * function of m lists (NULL: ENOMEM). Returns 0, or -1 with p->file.error
  * set; either way pathcov_profile_close(p) must follow. Async-signal-safe,
  * as the rest of a profile's writing: a crash's profile is written in a
  * signal handler. */
 int pathcov_profile_open(struct pathcov_profile *p,
-                         const struct pathcov_module *m, const char *dir,
-                         unsigned *sequence, struct pathcov_path *scratch);
+                         const struct pathcov_module *m,
+                         const struct pathcov_env_dir *dir, unsigned *sequence,
+                         struct pathcov_path *scratch);
 
 /* Writes the profile's top-level fields. signal (a crash's: reason
  * "signal") and the last two are written only when nonzero (they are not

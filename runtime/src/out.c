@@ -449,6 +449,27 @@ void pathcov_diagnostic(const char *line, size_t len) {
   }
 }
 
+void pathcov_env_dir_read(struct pathcov_env_dir *d, const char *variable) {
+  const char *path = secure_getenv(variable);
+  if (!path || !*path)
+    path = ".";
+  d->variable = variable;
+  d->error = strlen(path) < sizeof d->path ? 0 : ENAMETOOLONG;
+  if (!d->error)
+    memcpy(d->path, path, strlen(path) + 1);
+}
+
+int pathcov_file_name_in(struct pathcov_file *f, const struct pathcov_env_dir *d,
+                         const char *prefix, const char *base,
+                         unsigned *sequence) {
+  if (!d->error)
+    return pathcov_file_name(f, d->path, prefix, base, sequence);
+  *f = (struct pathcov_file){.fd = -1, .dir = -1, .error = d->error};
+  f->final[0] = '$';
+  memcpy(f->final + 1, d->variable, strlen(d->variable) + 1);
+  return -1;
+}
+
 void pathcov_warn_in_signal(const char *what, const struct pathcov_file *f) {
   char line[PATH_MAX + 160];
   struct pathcov_out o;

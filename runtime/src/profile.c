@@ -28,12 +28,13 @@ static void out_string(struct pathcov_profile *p, const char *s) {
 }
 
 int pathcov_profile_open(struct pathcov_profile *p,
-                         const struct pathcov_module *m, const char *dir,
-                         unsigned *sequence, struct pathcov_path *scratch) {
+                         const struct pathcov_module *m,
+                         const struct pathcov_env_dir *dir, unsigned *sequence,
+                         struct pathcov_path *scratch) {
   p->paths = scratch;
   p->functions = 0;
   pathcov_out_fd(&p->out, -1, p->buf, sizeof p->buf);
-  if (pathcov_file_name(&p->file, dir, "pathcov-", m->base, sequence) != 0)
+  if (pathcov_file_name_in(&p->file, dir, "pathcov-", m->base, sequence) != 0)
     return -1;
   if (!scratch) {
     p->file.error = ENOMEM;

@@ -43,8 +43,7 @@ static struct {
   const struct pathcov_module *module;
   uint64_t residual_descriptors;
   int enabled;         /* PATHCOV_REPORT is not "0" */
-  int dir_error;       /* PATHCOV_REPORT_DIR too long: errno for reports */
-  char dir[PATH_MAX];  /* PATHCOV_REPORT_DIR at start-up, for crashes */
+  struct pathcov_env_dir crash_dir; /* PATHCOV_REPORT_DIR at start-up */
   uint64_t started_ns; /* start-up (in a child: the fork) */
   unsigned sequence;   /* of this process's next report file */
 } rep = {.once = PTHREAD_ONCE_INIT};
@@ -404,19 +403,17 @@ static int write_report_file(struct pathcov_file *f, const char *reason,
 }
 
 
-/* An automatic report (exit, crash, exec) into dir, named
+/* An automatic report (exit, crash, exec) into $PATHCOV_REPORT_DIR (a
+ * crash's: as it was at start-up), named
  * pathcov-report-<module>-<pid>-<sequence>.json. */
-static void write_report(const char *dir, const char *reason, int signal,
-                         int take) {
+static void write_report(const char *reason, int signal, int take) {
+  struct pathcov_env_dir now;
+  if (!signal)
+    pathcov_env_dir_read(&now, "PATHCOV_REPORT_DIR");
   struct pathcov_file f;
-  if (rep.dir_error && signal) {
-    f = (struct pathcov_file){.fd = -1, .dir = -1, .error = rep.dir_error};
-    memcpy(f.final, "$PATHCOV_REPORT_DIR", sizeof "$PATHCOV_REPORT_DIR");
-  } else {
-    pathcov_file_name(&f, dir, "pathcov-report-", rep.module->base,
-                      &rep.sequence);
-    write_report_file(&f, reason, signal, take);
-  }
+  pathcov_file_name_in(&f, signal ? &rep.crash_dir : &now, "pathcov-report-",
+                       rep.module->base, &rep.sequence);
+  write_report_file(&f, reason, signal, take);
   if (!f.error)
     return;
   if (signal)
@@ -428,15 +425,10 @@ static void write_report(const char *dir, const char *reason, int signal,
 /* crash.c: a crash's report, in the signal handler. */
 static void write_crash_report(int signal) {
   if (has_crash_report())
-    write_report(rep.dir, "signal", signal, 0);
+    write_report("signal", signal, 0);
 }
 
 /* ------------------------------------------------------------ start-up */
-
-static const char *report_dir(void) {
-  const char *dir = secure_getenv("PATHCOV_REPORT_DIR");
-  return dir && *dir ? dir : ".";
-}
 
 /* exec.c: before exec* replaces the process, the report it would write at
  * exit, taking its counts: should exec fail, the exit report has only
@@ -444,7 +436,7 @@ static const char *report_dir(void) {
 static void write_at_exec(const char *reason) {
   /* A test's end (pathcov_test_end) writes profiles only. */
   if (strcmp(reason, "flush") != 0 && has_paths_to_report())
-    write_report(report_dir(), reason, 0, 1);
+    write_report(reason, 0, 1);
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
@@ -498,11 +490,7 @@ static void init_reports(void) {
   /* A set-user-ID (or like) program would write where its caller says, with
    * its own privileges: it writes only the reports it asks for. */
   rep.enabled = !(off && strcmp(off, "0") == 0) && !pathcov_secure_execution();
-  const char *dir = report_dir();
-  if (strlen(dir) < sizeof rep.dir)
-    memcpy(rep.dir, dir, strlen(dir) + 1);
-  else
-    rep.dir_error = ENAMETOOLONG;
+  pathcov_env_dir_read(&rep.crash_dir, "PATHCOV_REPORT_DIR");
   if (!rep.residual_descriptors)
     return; /* nothing is ever recorded: no automatic report */
   if (pthread_atfork(NULL, NULL, reset_in_child) != 0)
@@ -528,7 +516,7 @@ __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno;
   pathcov_once(&rep.once, init_reports);
   if (rep.enabled && rep.residual_descriptors && has_paths_to_report())
-    write_report(report_dir(), "exit", 0, 0);
+    write_report("exit", 0, 0);
   pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
   errno = saved;

@@ -84,10 +84,9 @@ static struct {
    * every counter of the program (sqlite3's 12 MB). NULL (mmap failed):
    * every function is read. */
   uint8_t *entered;
-  /* PATHCOV_PROFILE_DIR at start-up, for a crash's profile (the handler
-   * reads no environment); too long: dir_error. */
-  char crash_dir[PATH_MAX];
-  int crash_dir_error;
+  /* PATHCOV_PROFILE_DIR at start-up, for the profiles written from a
+   * signal handler (a crash's, an _exit's). */
+  struct pathcov_env_dir handler_dir;
   /* Where a profile lists one function's paths: room for the most any
    * function can list, mapped at start-up (MAP_NORESERVE: touched only by
    * the profiles), so that writing one needs no new mapping. A process
@@ -372,10 +371,6 @@ static size_t paths_listed_at_most(void);
 static void write_at_exec(const char *reason);
 static void write_crash_profile(int signal);
 
-static const char *profile_dir(void) {
-  const char *dir = secure_getenv("PATHCOV_PROFILE_DIR");
-  return dir && *dir ? dir : ".";
-}
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
 static void init_module(void) {
@@ -414,15 +409,10 @@ static void init_module(void) {
         module.scratch_paths * sizeof *module.scratch, MAP_NORESERVE);
     module.scratch = scratch == MAP_FAILED ? NULL : scratch;
     pathcov_exec_hook_add(&exec_hook);
+    pathcov_env_dir_read(&module.handler_dir, "PATHCOV_PROFILE_DIR");
     /* A test that dies of a signal ran its paths too (crash.c). */
-    if (!pathcov_secure_execution()) {
-      const char *dir = profile_dir();
-      if (strlen(dir) < sizeof module.crash_dir)
-        memcpy(module.crash_dir, dir, strlen(dir) + 1);
-      else
-        module.crash_dir_error = ENAMETOOLONG;
+    if (!pathcov_secure_execution())
       pathcov_crash_writer_add(write_crash_profile);
-    }
   }
 }
 
@@ -474,11 +464,11 @@ static int writes_profiles(void) {
          (module.record_descriptors || !module.residual_descriptors);
 }
 
-/* signal: a crash's profile, in the signal handler (crash.c): the
- * directory from start-up. With signal or try_lock (an _exit, which signal
- * handlers call), none if another thread is writing one: its lock cannot
- * be waited for there. */
-static int write_profile(const char *reason, int signal, int try_lock) {
+/* from_handler: a profile written from a signal handler, a crash's
+ * (signal, crash.c) or an _exit's (which handlers call): the directory as
+ * it was at start-up, a message without stdio, and none if another thread
+ * is writing one, whose lock cannot be waited for there. */
+static int write_profile(const char *reason, int signal, int from_handler) {
   pathcov_once(&module.once, init_module);
   if (!writes_profiles())
     return 0;
@@ -489,7 +479,7 @@ static int write_profile(const char *reason, int signal, int try_lock) {
     errno = EPERM;
     return -1;
   }
-  if (!signal && !try_lock)
+  if (!from_handler)
     lock();
   else if (pthread_mutex_trylock(&module.lock) != 0)
     return -1;
@@ -499,20 +489,13 @@ static int write_profile(const char *reason, int signal, int try_lock) {
     void *mapped = pathcov_map_zeroed(scratch_bytes, MAP_NORESERVE);
     scratch = mapped == MAP_FAILED ? NULL : mapped;
   }
+  struct pathcov_env_dir now;
+  if (!from_handler)
+    pathcov_env_dir_read(&now, "PATHCOV_PROFILE_DIR");
   struct pathcov_profile profile;
-  const char *dir = signal ? module.crash_dir : profile_dir();
-  int opened = -1;
-  if (signal && module.crash_dir_error) {
-    profile = (struct pathcov_profile){.paths = NULL};
-    profile.file = (struct pathcov_file){.fd = -1, .dir = -1,
-                                         .error = module.crash_dir_error};
-    memcpy(profile.file.final, "$PATHCOV_PROFILE_DIR",
-           sizeof "$PATHCOV_PROFILE_DIR");
-  } else {
-    opened = pathcov_profile_open(&profile, &module.id, dir, &module.sequence,
-                                  scratch);
-  }
-  if (opened == 0) {
+  if (pathcov_profile_open(&profile, &module.id,
+                           from_handler ? &module.handler_dir : &now,
+                           &module.sequence, scratch) == 0) {
     uint64_t lost_paths = pathcov_take(&module.lost_paths);
     pathcov_profile_header(&profile, &module.id, reason, signal,
                            module.invalid_descriptors, lost_paths);
@@ -531,7 +514,7 @@ static int write_profile(const char *reason, int signal, int try_lock) {
     munmap(scratch, scratch_bytes);
   unlock();
   if (result != 0) {
-    if (signal)
+    if (from_handler)
       pathcov_warn_in_signal("profile", &profile.file);
     else
       pathcov_warn("cannot write profile %s: %s", profile.file.final,

@@ -9,6 +9,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import struct
 import subprocess
 import sys
@@ -92,7 +93,7 @@ def elf_build_id(path):
 def check_header(doc, kind, module, pid, reason, what):
     """The fields that every profile and report starts with."""
     expect(doc["format"], f"pathcov-{kind}", f"{what}: format")
-    # Reports gained calling contexts in 2.1.
+    # Reports gained calling contexts in 2.1, profiles a crash's signal.
     expect(doc["format_version"], {"profile": "2.1", "report": "2.2"}[kind],
            f"{what}: format_version")
     expect(doc["module"], os.path.realpath(module), f"{what}: module")
@@ -179,15 +180,50 @@ def scenario_counts(a, tmp):
     pid = run([a.prog, "counts"], tmp, test=test)
     name = profile_name(a.prog, pid, 0)
     expect(files(tmp), [name], "files written")
-    check_profile(load(tmp, name), a.prog, pid, "exit", [
-        function("_Z1ai", 8, 5, [(0, 3), (3, 1), (7, 2)], invalid_ids=3),
-        function("_Z1hv", 10**12, 4,
-                 [(5, 2), (123456789, 1), (999999999999, 1)], invalid_ids=2),
-        # \xff is not UTF-8: written as U+00FF; \xc3\xa9 is.
-        function('src/w"eird\\.c:f\n\x01\xff\u00e9', 1, 1, [(0, 1)]),
-        # PATHCOV_FN_CALLS_ARE_PATH: 6 entries, path 0 ran 6 times.
-        function("accessor", 1, 6, [(0, 6)]),
-    ], test=test)
+    check_profile(load(tmp, name), a.prog, pid, "exit", COUNTS, test=test)
+
+
+COUNTS = [
+    function("_Z1ai", 8, 5, [(0, 3), (3, 1), (7, 2)], invalid_ids=3),
+    function("_Z1hv", 10**12, 4,
+             [(5, 2), (123456789, 1), (999999999999, 1)], invalid_ids=2),
+    # \xff is not UTF-8: written as U+00FF; \xc3\xa9 is.
+    function('src/w"eird\\.c:f\n\x01\xff\u00e9', 1, 1, [(0, 1)]),
+    # PATHCOV_FN_CALLS_ARE_PATH: 6 entries, path 0 ran 6 times.
+    function("accessor", 1, 6, [(0, 6)]),
+]
+
+
+def scenario_crash(a, tmp):
+    # A process dying of abort() writes its profile from the signal handler
+    # (reason signal, signal 6): the counts of scenario counts, the hashed
+    # function's ids sorted without qsort. The directory is the one
+    # PATHCOV_PROFILE_DIR named at start-up; one that cannot be used is
+    # said on stderr without stdio, and the process still dies of SIGABRT.
+    def crash(directory, env_dir=True):
+        proc = start([a.prog, "crash"], directory, cwd=tmp, test="death",
+                     env_dir=env_dir)
+        out, err = proc.communicate()
+        expect((proc.returncode, out), (-signal.SIGABRT, b""),
+               f"{directory}: dies of SIGABRT")
+        return proc.pid, err.decode()
+    pid, err = crash(tmp)
+    expect(err, "", "stderr")
+    name = profile_name(a.prog, pid, 0)
+    expect(files(tmp), [name], "files written")
+    check_profile(load(tmp, name), a.prog, pid, "signal", COUNTS, test="death",
+                  extra={"signal": signal.SIGABRT})
+    a_file = os.path.join(tmp, "file")
+    open(a_file, "w").close()
+    sub = os.path.join(a_file, "sub")
+    _, err = crash(sub)
+    expect(err, f"pathcov: cannot write profile {sub} (errno 20)\n",
+           "a directory that is a file: stderr")
+    too_long = os.path.join(tmp, "d" * 5000)
+    _, err = crash(too_long)
+    expect(err, "pathcov: cannot write profile $PATHCOV_PROFILE_DIR "
+           "(errno 36)\n", "a directory too long: stderr")
+    expect(files(tmp), sorted([name, "file"]), "nothing else written")
 
 
 SIMPLE = [function("_Z1ai", 8, 1, [(1, 3)]),

@@ -590,6 +590,12 @@ def scenario_symlinks(a, tmp):
         status=-signal.SIGSEGV, stdout="crashing\n",
         stderr=f"pathcov: cannot write report {link} (errno 40)\n")
     expect(files(elsewhere), [], "files written through the link")
+    # A directory too long to keep at start-up: the crash says so.
+    too_long = os.path.join(tmp, "d" * 5000)
+    run([a.residual, "crash", "segv"], tmp,
+        env={"PATHCOV_REPORT_DIR": too_long}, status=-signal.SIGSEGV,
+        stdout="crashing\n",
+        stderr="pathcov: cannot write report $PATHCOV_REPORT_DIR (errno 36)\n")
     pid, _ = run([a.residual, "counts"], tmp, stdout=None,
                  env={"PATHCOV_REPORT_DIR": os.path.join(link, "sub")})
     only(os.path.join(elsewhere, "sub"), [report_name(a.residual, pid, 0)],

@@ -214,6 +214,13 @@ static int slots(void) {
   return waitpid(child, &status, 0) == child && status == 0 ? 0 : 1;
 }
 
+/* A test that dies: counts, then abort() (the crash handler's profile,
+ * reason signal, signal 6). */
+static int crash(void) {
+  counts();
+  abort();
+}
+
 /* The profile exceeds the file size limit: write(2) fails with EFBIG. */
 static int big_file(void) {
   struct rlimit limit = {64, 64};
@@ -246,6 +253,8 @@ int main(int argc, char **argv) {
     return big_file();
   else if (strcmp(scenario, "slots") == 0)
     return slots();
+  else if (strcmp(scenario, "crash") == 0)
+    return crash();
   else {
     fprintf(stderr, "usage: rt_prog SCENARIO\n");
     return 2;
