@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <map>
 #include <memory>
+#include <set>
 #include <sstream>
 
 namespace pathcov {
@@ -93,10 +94,14 @@ bool selected(const ShowOptions &options, const FunctionMetadata &f) {
 }
 
 // The ids to show, at most maxPaths of them: the ones asked for that the
-// function has (runShow checks that some function has each), else the
-// tested, untested or all ids in order.
+// function has (runShow checks that some function has each), else in
+// order the paths that ran (tested, or untested but field-observed: a
+// field path merge brought in ran as surely as a test's), the untested
+// or all.
 std::vector<uint64_t> pathIds(const ShowOptions &options,
-                              const CorpusFunction &f, bool &truncated) {
+                              const CorpusFunction &f,
+                              const std::map<uint64_t, uint64_t> *fieldRuns,
+                              bool &truncated) {
   truncated = false;
   if (!options.paths.empty()) {
     std::vector<uint64_t> ids;
@@ -115,7 +120,14 @@ std::vector<uint64_t> pathIds(const ShowOptions &options,
     return true;
   };
   if (options.which == Which::Tested) {
+    std::set<uint64_t> ran;
     for (const auto &[id, path] : f.paths)
+      ran.insert(id);
+    if (fieldRuns)
+      for (const auto &[id, runs] : *fieldRuns)
+        if (id < f.metadata.numPaths)
+          ran.insert(id);
+    for (uint64_t id : ran)
       if (!add(id))
         break;
     return ids;
@@ -234,7 +246,7 @@ void showText(const ShowOptions &options, const Corpus &corpus,
     return;
   bool truncated;
   const NumberedDag numbered = m.number();
-  for (uint64_t id : pathIds(options, f, truncated)) {
+  for (uint64_t id : pathIds(options, f, fieldRuns, truncated)) {
     const PathDescription p = describePath(m, numbered, id);
     const auto tested = f.paths.find(id);
     out << "  path " << id << " ("
@@ -262,7 +274,7 @@ nlohmann::json showJson(const ShowOptions &options, const CorpusFunction &f,
   const NumberedDag numbered = m.number();
   const std::map<uint64_t, uint64_t> *fieldRuns = fieldRunsOf(field, f);
   nlohmann::json paths = nlohmann::json::array();
-  for (uint64_t id : pathIds(options, f, truncated)) {
+  for (uint64_t id : pathIds(options, f, fieldRuns, truncated)) {
     nlohmann::json p = toJson(m, describePath(m, numbered, id));
     const auto tested = f.paths.find(id);
     p["count"] = tested == f.paths.end() ? 0 : tested->second.count;
@@ -482,7 +494,8 @@ void addShowCommand(CLI::App &app, int &exitCode) {
                    "Show these Ball-Larus path ids; repeatable");
   auto *untested = show->add_flag_callback(
       "--untested", [options] { options->which = Which::Untested; },
-      "Show the paths the tests did not run (default: the tested ones)");
+      "Show the paths the tests did not run (default: those that ran, "
+      "tested or, after pathcov merge, field-observed)");
   show->add_flag_callback(
           "--all", [options] { options->which = Which::All; },
           "Show every path")
