@@ -7,6 +7,7 @@
 #include "pathcov/format/JsonFields.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace pathcov {
 
@@ -68,7 +69,7 @@ namespace {
 // One row's report and (unless its path fields are null) sighting.
 struct Row {
   std::string id;
-  Report report;
+  MergedReport report;
   bool hasPath = false;
   ReportPath path;
 };
@@ -76,21 +77,7 @@ struct Row {
 Row readRow(const nlohmann::json &doc) {
   const JsonPath at;
   Row row;
-  row.id = at.field<std::string>(doc, "report");
-  Report &r = row.report;
-  r.buildId = readBuildId(at, doc);
-  r.module = at.field<std::string>(doc, "module");
-  r.pid = at.field<uint64_t>(doc, "pid");
-  r.startedNs = at.field<uint64_t>(doc, "started_ns");
-  r.writtenNs = at.field<uint64_t>(doc, "written_ns");
-  r.reason = at.field<std::string>(doc, "reason");
-  r.droppedPaths = at.field<uint64_t>(doc, "dropped_paths");
-  if (doc.contains("context_modules"))
-    r.contextModules =
-        readContextModules(at.at("context_modules"), doc["context_modules"]);
-  if (row.id != reportId(r.buildId, r.pid, r.startedNs, r.writtenNs))
-    throw InputError("report: \"" + row.id + "\" is not the id of the report "
-                     "its fields describe");
+  std::tie(row.id, row.report) = readCorpusReport(at, doc, "report");
   const char *pathFields[] = {"identity", "checksum", "id", "count", "first_seen_ns"};
   size_t present = 0;
   for (const char *key : pathFields)
@@ -112,7 +99,7 @@ Row readRow(const nlohmann::json &doc) {
     throw InputError("count: a listed path ran at least once");
   if (doc.contains("contexts"))
     row.path.contexts = readCallingContexts(at.at("contexts"), doc["contexts"],
-                                            r.contextModules.size());
+                                            row.report.contextModules.size());
   return row;
 }
 
@@ -146,9 +133,8 @@ void foldSightingRows(const std::string &file, FieldStore &field) {
       } catch (const InputError &e) {
         throw InputError(where + ": " + e.what());
       }
-      const MergedReport report = provenanceOf(row.report);
-      const auto earlier = field.stageReport(row.id, report);
-      if (earlier && !sameReport(*earlier, report))
+      const auto earlier = field.stageReport(row.id, row.report);
+      if (earlier && !sameReport(*earlier, row.report))
         throw InputError(where + ": report " + row.id +
                          ": its module, reason, dropped_paths or context_modules differ from an "
                          "earlier row's");

@@ -500,9 +500,10 @@ void addContexts(CallingContexts &into, const CallingContexts &more) {
 }
 
 std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
-                                                      const nlohmann::json &r) {
+                                                      const nlohmann::json &r,
+                                                      const char *idKey) {
   MergedReport report;
-  std::string id = at.field<std::string>(r, "id");
+  std::string id = at.field<std::string>(r, idKey);
   report.module = at.field<std::string>(r, "module");
   report.buildId = readBuildId(at, r);
   report.pid = at.field<uint64_t>(r, "pid");
@@ -515,7 +516,7 @@ std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
         readContextModules(at.at("context_modules"), r["context_modules"]);
   if (id != reportId(report.buildId, report.pid, report.startedNs,
                      report.writtenNs))
-    throw InputError(at.name("id") + ": \"" + id +
+    throw InputError(at.name(idKey) + ": \"" + id +
                      "\" is not the id of the report it describes");
   return {std::move(id), std::move(report)};
 }

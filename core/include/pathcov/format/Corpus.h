@@ -257,9 +257,12 @@ Corpus readCorpus(const nlohmann::json &doc);
 // The format and the document's top-level fields but functions, reports
 // and set_aside (into corpus).
 void readCorpusHeader(const nlohmann::json &doc, Corpus &corpus);
-// reports[i]: the report's id (checked against its fields) and record.
+// reports[i]: the report's id (member `idKey`, checked against its
+// fields) and record; a sightings row (docs/fleet.md) has the same fields,
+// its id as "report".
 std::pair<std::string, MergedReport> readCorpusReport(const JsonPath &at,
-                                                      const nlohmann::json &r);
+                                                      const nlohmann::json &r,
+                                                      const char *idKey = "id");
 // functions[i].field_paths[k].seen[n] or set_aside[i]: the report that
 // saw the path, and its sighting.
 std::pair<std::string, FieldSighting> readCorpusSighting(const JsonPath &at,
