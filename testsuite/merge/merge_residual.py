@@ -87,8 +87,12 @@ def main():
                             "pathcov show").stdout)
     shown_fig3 = next(f for f in shown["functions"]
                       if f["name"].startswith("fig3"))
-    if len(shown_fig3.get("paths", [])) != 3:
-        failures.append("pathcov show does not list 3 tested paths of fig3")
+    # The 3 tested paths, and the field-observed one (it ran), said so.
+    listed = {p["id"]: p for p in shown_fig3.get("paths", [])}
+    if (len(listed) != 4 or {i for i in listed if listed[i]["count"] == 0} != observed
+            or any("field_runs" not in listed[i] for i in observed)):
+        failures.append("pathcov show does not list fig3's 3 tested paths and "
+                        f"its field-observed one: {sorted(listed)}")
 
     release2 = build("release2", ["-fplugin-arg-pathcov-mode=residual",
                                   f"-fplugin-arg-pathcov-corpus={merged}"])
