@@ -44,10 +44,19 @@ std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
     if (found.empty())
       found.push_back(unknownFrame(frame, modules));
     if (k == 0) // the function's start: its name is what it says
-      found = {{found.back().function, "", 0}};
-    for (SourceFrame &source : found)
+      found = {{found.back().function, "", 0, 0, found.back().splitPart}};
+    for (SourceFrame &source : found) {
+      // A function's head calling the part GCC split off it (NAME.part.N,
+      // inlined back or not; the call at the function's first line, or
+      // from the part's own code): one function to the reader, not a call
+      // of itself (jq's jv_string_sized).
+      if (!frames.empty() && source.function == frames.back().function &&
+          (frames.back().splitPart ||
+           (source.line != 0 && source.line == source.declLine)))
+        continue;
       source.file = projectSpelling(source.file, sourceRoot);
-    frames.insert(frames.end(), found.begin(), found.end());
+      frames.push_back(std::move(source));
+    }
   }
   return frames;
 }

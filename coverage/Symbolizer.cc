@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <sys/stat.h>
 
 namespace pathcov {
@@ -151,6 +152,8 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
     if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
       continue;
     place.function = nameOf(&scopes[i]);
+    place.declLine = 0;
+    dwarf_decl_line(&scopes[i], &place.declLine);
     frames.push_back(place);
     if (tag == DW_TAG_subprogram)
       break;
@@ -162,11 +165,12 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
     place.line = udata(&scopes[i], DW_AT_call_line, callLine) ? int(callLine) : 0;
   }
   free(scopes);
+  const char *symbol = dwfl_module_addrname(object->module, at);
   if (frames.empty()) { // no DWARF here: the symbol table's name
-    const char *name = dwfl_module_addrname(object->module, at);
-    place.function = name ? name : "";
+    place.function = symbol ? symbol : "";
     frames.push_back(place);
   }
+  frames.back().splitPart = symbol && strstr(symbol, ".part.");
   object->symbolized.emplace(std::make_pair(address, isReturn), frames);
   return frames;
 }

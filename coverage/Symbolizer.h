@@ -20,6 +20,11 @@ struct SourceFrame {
   std::string function; // empty: unknown
   std::string file;     // empty: no line information
   int line = 0;
+  int declLine = 0; // the function's own first line
+  // The code is GCC's split-off part of `function` (its symbol
+  // NAME.part.N), which the function's own head calls.
+  bool splitPart = false;
+
 };
 
 class Symbolizer {

@@ -23,6 +23,10 @@ that fit are exact), then run on x = 500:
     each at its line (classify <- scaled <- via_inline), and a function
     whose first instructions are inlined code after itself
     (starts_inlined, not bits_of);
+  - split: a call from the part GCC split off split_head (called from
+    split_head's head at the function's first line; both inlined into
+    main) is one frame of split_head at its line, then main: the head's
+    call of its own part is no caller;
   - frames name contexts.c as the function's heading does, in a build
     with -ffile-prefix-map too (its debug information says
     "./contexts.c");
@@ -115,7 +119,7 @@ def main():
     link = [args.runtime, "-lpthread"]
     must([*build, "-o", record, *link], "record build")
     for argv in (["chains", "1"], ["many", "1"], ["threads", "1"],
-                 ["signal"], ["inlined"]):
+                 ["signal"], ["inlined"], ["split", "5"]):
         must([record, "5", *argv], "test run",
              env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
     must([args.pathcov, "collect", "-o", corpus, profiles], "collect")
@@ -229,6 +233,14 @@ def main():
           == ["starts_inlined"],
           "inlined: starts_inlined's context starts in starts_inlined",
           json.dumps(started.get("contexts")))
+
+    # A split-off part's call: one frame of its function.
+    r = Run(args, residual, "split", ["split", "5"], {"PATHCOV_CONTEXT_PERIOD": "1"})
+    [context] = r.classify["contexts"]["kept"]
+    frames = [(f["function"], f["line"]) for f in context["frames"]]
+    check(frames[1:2] == [("split_head", marker_line("split tail -> classify"))] and
+          frames[2][0] == "main",
+          "split: classify <- split_head <- main", str(frames))
 
     # A crash report holds the contexts too.
     r = Run(args, residual, "crash", ["crash", "1"],

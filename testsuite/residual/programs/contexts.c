@@ -11,8 +11,13 @@
  *   inlined:       classify <- scaled, inlined into via_inline, whose first
  *                  instructions are scaled's; and starts_inlined, which
  *                  starts with bits_of's inlined code, its x > 100 branch
- *                  untested too.
- * Every function but the inlined ones is noipa, so each call is a call. */
+ *                  untested too;
+ *   split N:       classify <- split_head's cold tail, which GCC splits off
+ *                  (split_head.part.0) and calls from split_head's head,
+ *                  at the function's first line (at -O2 both are inlined
+ *                  back into main).
+ * Every function but the inlined and the split ones is noipa, so each call
+ * is a call. */
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -52,6 +57,16 @@ KEEP int starts_inlined(double d, int x) {
   if (x > 100)
     return (int)(u & 1);
   return (int)((u >> 3) & 7);
+}
+
+int split_head(int x, int n) {
+  if (__builtin_expect(n < 4, 1))
+    return n;
+  int h = 0;
+  for (int i = 0; i < n; ++i)
+    h += classify(x + i); /* line: split tail -> classify */
+  printf("long %d\n", h);
+  return h;
 }
 
 static int input;
@@ -131,6 +146,8 @@ int main(int argc, char **argv) {
       pthread_join(t[i], NULL);
   } else if (strcmp(mode, "inlined") == 0) {
     sum = via_inline(input) + starts_inlined(1.5, input);
+  } else if (strcmp(mode, "split") == 0) {
+    sum = split_head(input, n);
   } else if (strcmp(mode, "signal") == 0) {
     signal(SIGUSR1, on_signal);
     raiser();
