@@ -24,7 +24,6 @@ struct SourceFrame {
   // The code is GCC's split-off part of `function` (its symbol
   // NAME.part.N), which the function's own head calls.
   bool splitPart = false;
-
 };
 
 class Symbolizer {
