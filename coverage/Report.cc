@@ -101,6 +101,8 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
       report.signal = top.field<uint64_t>(doc, "signal");
     else if (doc.contains("signal"))
       throw InputError("signal: only for reason \"signal\"");
+    if (doc.contains("test"))
+      report.test = top.field<std::string>(doc, "test");
     if (doc.contains("context_modules"))
       report.contextModules =
           readContextModules(top.at("context_modules"), doc["context_modules"]);

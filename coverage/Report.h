@@ -50,6 +50,7 @@ struct Report {
   uint64_t writtenNs = 0;
   std::string reason; // exit, signal or request
   uint64_t signal = 0; // for reason signal
+  std::string test;    // the test the process ran (format 2.3), or empty
   // As listed (first seen first). A function emitted by several units has
   // a descriptor per unit: the same path can be listed more than once.
   std::vector<ReportPath> residualPaths;

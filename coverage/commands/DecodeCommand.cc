@@ -563,7 +563,10 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
   out << displayName(r.file) << ": " << r.module;
   if (details)
     out << " (build-id " << (r.buildId.empty() ? "none" : r.buildId) << ")";
-  out << ", pid " << r.pid << ", written ";
+  out << ", pid " << r.pid;
+  if (!r.test.empty())
+    out << ", test " << r.test;
+  out << ", written ";
   if (r.reason == "signal") {
     const std::string name = signalName(r.signal);
     out << "on signal " << r.signal << (name.empty() ? "" : " (" + name + ")");
@@ -743,6 +746,8 @@ nlohmann::json reportJson(const DecodedReport &d) {
       {"reason", r.reason}};
   if (r.reason == "signal")
     j["signal"] = r.signal;
+  if (!r.test.empty())
+    j["test"] = r.test;
   j["residual_paths"] = d.distinctPaths;
   j["dropped_paths"] = r.droppedPaths;
   j["functions"] = std::move(functions);

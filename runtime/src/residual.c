@@ -309,7 +309,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
                           int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
-                     "\"format_version\": \"2.2\",\n \"module\": ");
+                     "\"format_version\": \"2.3\",\n \"module\": ");
   pathcov_out_string(o, m->path);
   pathcov_out_str(o, ", \"build_id\": ");
   pathcov_out_string(o, m->build_id[0] ? m->build_id : NULL);
@@ -324,6 +324,13 @@ static void format_report(struct pathcov_out *o, const char *reason,
   if (signal) {
     pathcov_out_str(o, ", \"signal\": ");
     pathcov_out_u64(o, (uint64_t)signal);
+  }
+  /* The test the process runs, as profiles name it: which test of a
+   * suite took the paths (a new user's jq suite fed /dev/urandom). */
+  const char *test = pathcov_test_name();
+  if (test && test[0]) {
+    pathcov_out_str(o, ", \"test\": ");
+    pathcov_out_string(o, test);
   }
   const int contexts_on = __atomic_load_n(&context_settings.depth, __ATOMIC_RELAXED) > 0;
   struct context_objects objects;

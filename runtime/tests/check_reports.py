@@ -98,16 +98,20 @@ def parse(text, what):
 
 
 def check_report(report, module, pid, reason, paths, signal_number=None,
-                 dropped=0, ordered=True, threads=None):
+                 dropped=0, ordered=True, threads=None, test=None):
     """paths: [(identity, id, count)], in first-seen order unless not
     ordered; threads: the thread every path must name (an int), a function
-    of the path, or None for the pid (the main thread)."""
+    of the path, or None for the pid (the main thread); test: the process's
+    test (PATHCOV_TEST), or None for no `test`."""
     what = f"report of pid {pid} ({reason})"
-    keys = REPORT_KEYS | ({"signal"} if signal_number is not None else set())
+    keys = REPORT_KEYS | ({"signal"} if signal_number is not None else set()) \
+        | ({"test"} if test is not None else set())
     expect(set(report), keys, f"{what}: keys")
     check_header(report, "report", module, pid, reason, what)
     if signal_number is not None:
         expect(report["signal"], signal_number, f"{what}: signal")
+    if test is not None:
+        expect(report["test"], test, f"{what}: test")
     expect(report["dropped_paths"], dropped, f"{what}: dropped_paths")
     started, written = report["started_ns"], report["written_ns"]
     now = time.time_ns()
@@ -162,6 +166,13 @@ def scenario_counts(a, tmp):
     only(tmp, [report_name(a.residual, pid, 0)])  # and no profile
     report = load(tmp, report_name(a.residual, pid, 0))
     check_report(report, a.residual, pid, "exit", COUNTS)
+    # Run as a test: the report names it (format 2.3).
+    shutil.rmtree(tmp)
+    os.makedirs(tmp)
+    pid, _ = run([a.residual, "counts"], tmp, env={"PATHCOV_TEST": "suite/counts 1"},
+                 stdout="array 5 0 2 1 0\nsorted 4 0 1 0 1 0\n")
+    report = load(tmp, report_name(a.residual, pid, 0))
+    check_report(report, a.residual, pid, "exit", COUNTS, test="suite/counts 1")
     # The tested paths that ran, with their counts (in descriptor order,
     # which the linker decides).
     expect(sorted((t["identity"], t["id"], t["count"])
@@ -269,16 +280,17 @@ BEFORE_CRASH = [("untested_fn", 9, 3), ("stale_fn", 2, 1),
                 ("_Z5parsePKc", 8, 2)]
 
 
-def crash(a, tmp, how, signal_number):
+def crash(a, tmp, how, signal_number, test=None):
     pid, _ = run([a.residual, "crash", how], tmp, status=-signal_number,
-                 stdout="crashing\n")
+                 stdout="crashing\n", env={"PATHCOV_TEST": test} if test else None)
     only(tmp, [report_name(a.residual, pid, 0)])
     check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
-                 "signal", BEFORE_CRASH, signal_number=signal_number)
+                 "signal", BEFORE_CRASH, signal_number=signal_number, test=test)
 
 
 def scenario_segv(a, tmp):
-    crash(a, tmp, "segv", signal.SIGSEGV)
+    # The test's name, read in the handler.
+    crash(a, tmp, "segv", signal.SIGSEGV, test="suite/segv")
 
 
 def scenario_segv_thread(a, tmp):

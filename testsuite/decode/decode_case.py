@@ -12,7 +12,8 @@ crashes with SIGABRT, one that asks for a report), and checks that:
   - the build warns that the corpus has legacy only with another CFG,
     and only that;
   - every report is valid against report.schema.json, with the right
-    reason (and signal), pid and times;
+    reason (and signal), pid and times, and the crashing run's test
+    (PATHCOV_TEST) in its report and decode's header;
   - `pathcov decode --json` (valid against decode.schema.json) shows, per
     function, exactly the expected residual paths: their source lines and
     branch outcomes, counts, thread; for each, the nearest tested path
@@ -315,7 +316,8 @@ def main():
     must([field, *FIELD_RUN], "the field run", env=env)
     exit_report = one_report(env["PATHCOV_REPORT_DIR"])
     env["PATHCOV_REPORT_DIR"] = os.path.join(reports, "crash")
-    crash = run([field, "x:-3", "crash"], env=env, preexec_fn=no_core)
+    crash = run([field, "x:-3", "crash"], env={**env, "PATHCOV_TEST": "field crash"},
+                preexec_fn=no_core)
     if crash.returncode != -signal.SIGABRT:
         fail(f"the crashing run ended with {crash.returncode}, expected "
              f"SIGABRT\n{crash.stderr}")
@@ -405,7 +407,7 @@ def main():
 
     # A crash report, and several reports at once, into a file.
     text = must([pathcov, "decode", crash_report], "decode a crash").stdout
-    if "written on signal 6 (SIGABRT)" not in text or \
+    if ", test field crash, written on signal 6 (SIGABRT)" not in text or \
             f"{project_path(source)}:{m['sign']}: took false" not in text:
         fail(f"decoding the crash report:\n{text}")
     several = os.path.join(work, "several.json")
