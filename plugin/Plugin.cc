@@ -445,13 +445,16 @@ private:
     if (warnedOptimization_)
       return;
     warnedOptimization_ = true;
-    warning_at(DECL_SOURCE_LOCATION(fun->decl), OPT_Wmissing_profile,
-               "pathcov: the corpus was recorded at %qs, this unit is built "
+    // Said of the unit, not at its first function: that may be a header's
+    // (jq's units all pointed at jv.h's inline jv_get_kind).
+    warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile,
+               "pathcov: %s: the corpus was recorded at %qs, this unit is built "
                "at %qs: GCC%'s CFGs differ between %<-O0%> and the optimizing "
                "levels, so this unit%'s functions are stale (every path "
                "residual); build the tests and the release both at %<-O0%> or "
                "both at %<-Og%> or above (docs/in-your-build.md)",
-               tested.optimization.c_str(), f.optimization.c_str());
+               main_input_filename, tested.optimization.c_str(),
+               f.optimization.c_str());
   }
   bool warnedOptimization_ = false;
 
