@@ -206,6 +206,10 @@ def pkg_config(args, prefix, plugin, pathcov, pc_dirs, work):
           "pkg-config names PREFIX/include, a -L in PREFIX and -lpathcov-rt")
     check("-Wl,-z,pack-relative-relocs" in flags,
           "pkg-config asks for packed relative relocations")
+    specs = must(["pkg-config", "--variable=specsdir", "pathcov-runtime"],
+                 "pkg-config --variable=specsdir", env=env).stdout.strip()
+    check("//" not in specs and os.path.isfile(os.path.join(specs, "pathcov-record.specs")),
+          f"pkg-config's specsdir, {specs}, is a plain path to the specs")
     exe = os.path.join(work, "hello")
     must([args.cc, "-O2", "-g", f"-fplugin={plugin}", args.hello, *flags,
           "-o", exe], "build hello.c with pkg-config's flags")
