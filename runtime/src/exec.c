@@ -45,7 +45,8 @@
  * export it keeps a list of its own: its exec calls write its own data and
  * the executable's exec calls do not write it. A runtime of another list
  * version that came first is left alone: this copy then keeps its own list. */
-#define MASTER_VERSION 2 /* 2: a hook's write takes the reason; the test */
+#define MASTER_VERSION 3 /* 2: a hook's write takes the reason; the test;
+                            3: and whether it may be in a signal handler */
 struct pathcov_master {
   uint64_t version;
   struct pathcov_exec_hook *hooks;
@@ -95,18 +96,18 @@ __attribute__((constructor(101))) static void on_load(void) {
   pthread_atfork(NULL, NULL, owner_is_self);
 }
 
-static void write_all(const char *reason) {
+static void write_all(const char *reason, int from_handler) {
   if (getpid() != owner)
     return;
   int saved = errno;
   for (struct pathcov_exec_hook *h =
            __atomic_load_n(&master()->hooks, __ATOMIC_ACQUIRE);
        h; h = h->next)
-    h->write(reason);
+    h->write(reason, from_handler);
   errno = saved;
 }
 
-static void before_exec(void) { write_all("exec"); }
+static void before_exec(void) { write_all("exec", 0); }
 
 const char *pathcov_test_name(void) {
   const char *name = master()->test;
@@ -124,7 +125,7 @@ PATHCOV_EXPORT void pathcov_test_begin(const char *name) {
 }
 
 PATHCOV_EXPORT void pathcov_test_end(void) {
-  write_all("flush");
+  write_all("flush", 0);
   master()->test[0] = 0;
 }
 
@@ -213,12 +214,12 @@ pid_t __pathcov_vfork(void) { return fork(); }
  * written first, as at exit (a forked child's work; a parent that forks a
  * daemon and leaves). */
 void __pathcov__exit(int status) {
-  write_all("exit");
+  write_all("exit", 1);
   _exit(status);
 }
 
 void __pathcov__Exit(int status) {
-  write_all("exit");
+  write_all("exit", 1);
   _Exit(status);
 }
 
@@ -226,6 +227,6 @@ void __pathcov__Exit(int status) {
  * so far is written first (the child counts from zero: fork). Should
  * daemon fail, the process goes on and counts nothing twice. */
 int __pathcov_daemon(int nochdir, int noclose) {
-  write_all("exit");
+  write_all("exit", 0);
   return daemon(nochdir, noclose);
 }

@@ -260,10 +260,12 @@ const struct pathcov_module *pathcov_this_module(void);
 
 /* What a module writes before exec* replaces the process, or _exit ends
  * it (exec.c): its profile or report, as at exit, with `reason` ("exec",
- * "exit"), taking what it writes. */
+ * "exit", "flush"), taking what it writes. from_handler: the call may come
+ * from a signal handler (_exit and _Exit are async-signal-safe, and
+ * handlers call them): write as a crash's writer does (crash.c). */
 struct pathcov_exec_hook {
   struct pathcov_exec_hook *next;
-  void (*write)(const char *reason);
+  void (*write)(const char *reason, int from_handler);
 };
 /* The running test's name for profiles: pathcov_test_begin's (a harness
  * naming each test of one process), else PATHCOV_TEST, else NULL. */

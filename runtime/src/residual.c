@@ -43,7 +43,7 @@ static struct {
   const struct pathcov_module *module;
   uint64_t residual_descriptors;
   int enabled;         /* PATHCOV_REPORT is not "0" */
-  struct pathcov_env_dir crash_dir; /* PATHCOV_REPORT_DIR at start-up */
+  struct pathcov_env_dir handler_dir; /* PATHCOV_REPORT_DIR at start-up */
   uint64_t started_ns; /* start-up (in a child: the fork) */
   unsigned sequence;   /* of this process's next report file */
 } rep = {.once = PTHREAD_ONCE_INIT};
@@ -410,20 +410,22 @@ static int write_report_file(struct pathcov_file *f, const char *reason,
 }
 
 
-/* An automatic report (exit, crash, exec) into $PATHCOV_REPORT_DIR (a
- * crash's: as it was at start-up), named
- * pathcov-report-<module>-<pid>-<sequence>.json. */
-static void write_report(const char *reason, int signal, int take) {
+/* An automatic report (exit, crash, exec) into $PATHCOV_REPORT_DIR, named
+ * pathcov-report-<module>-<pid>-<sequence>.json. from_handler: written from
+ * a signal handler, a crash's (signal) or an _exit's: the directory as it
+ * was at start-up, a message without stdio. */
+static void write_report(const char *reason, int signal, int take,
+                         int from_handler) {
   struct pathcov_env_dir now;
-  if (!signal)
+  if (!from_handler)
     pathcov_env_dir_read(&now, "PATHCOV_REPORT_DIR");
   struct pathcov_file f;
-  pathcov_file_name_in(&f, signal ? &rep.crash_dir : &now, "pathcov-report-",
-                       rep.module->base, &rep.sequence);
+  pathcov_file_name_in(&f, from_handler ? &rep.handler_dir : &now,
+                       "pathcov-report-", rep.module->base, &rep.sequence);
   write_report_file(&f, reason, signal, take);
   if (!f.error)
     return;
-  if (signal)
+  if (from_handler)
     pathcov_warn_in_signal("report", &f);
   else
     pathcov_warn("cannot write report %s: %s", f.final, strerror(f.error));
@@ -432,18 +434,18 @@ static void write_report(const char *reason, int signal, int take) {
 /* crash.c: a crash's report, in the signal handler. */
 static void write_crash_report(int signal) {
   if (has_crash_report())
-    write_report("signal", signal, 0);
+    write_report("signal", signal, 0, 1);
 }
 
 /* ------------------------------------------------------------ start-up */
 
-/* exec.c: before exec* replaces the process, the report it would write at
- * exit, taking its counts: should exec fail, the exit report has only
- * what ran afterwards. */
-static void write_at_exec(const char *reason) {
+/* exec.c: before exec* replaces the process (or _exit ends it), the report
+ * it would write at exit, taking its counts: should exec fail, the exit
+ * report has only what ran afterwards. */
+static void write_at_exec(const char *reason, int from_handler) {
   /* A test's end (pathcov_test_end) writes profiles only. */
   if (strcmp(reason, "flush") != 0 && has_paths_to_report())
-    write_report(reason, 0, 1);
+    write_report(reason, 0, 1, from_handler);
 }
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
@@ -497,7 +499,7 @@ static void init_reports(void) {
   /* A set-user-ID (or like) program would write where its caller says, with
    * its own privileges: it writes only the reports it asks for. */
   rep.enabled = !(off && strcmp(off, "0") == 0) && !pathcov_secure_execution();
-  pathcov_env_dir_read(&rep.crash_dir, "PATHCOV_REPORT_DIR");
+  pathcov_env_dir_read(&rep.handler_dir, "PATHCOV_REPORT_DIR");
   if (!rep.residual_descriptors)
     return; /* nothing is ever recorded: no automatic report */
   if (pthread_atfork(NULL, NULL, reset_in_child) != 0)
@@ -523,7 +525,7 @@ __attribute__((destructor(101))) static void on_unload(void) {
   int saved = errno;
   pathcov_once(&rep.once, init_reports);
   if (rep.enabled && rep.residual_descriptors && has_paths_to_report())
-    write_report("exit", 0, 0);
+    write_report("exit", 0, 0, 0);
   pathcov_crash_handlers_remove();
   pathcov_exec_hook_remove(&exec_hook);
   errno = saved;

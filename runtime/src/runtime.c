@@ -368,7 +368,7 @@ static void unlock_in_child(void) {
 
 static int writes_profiles(void);
 static size_t paths_listed_at_most(void);
-static void write_at_exec(const char *reason);
+static void write_at_exec(const char *reason, int from_handler);
 static void write_crash_profile(int signal);
 
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
@@ -549,11 +549,10 @@ __attribute__((destructor(101))) static void on_unload(void) {
   errno = saved;
 }
 
-/* exec.c: the counts written are taken, as at every profile. */
-/* exec.c: before exec* ("exec"), or before _exit, _Exit and daemon
- * ("exit"), which signal handlers may call. */
-static void write_at_exec(const char *reason) {
-  write_profile(reason, 0, strcmp(reason, "exit") == 0);
+/* exec.c: before exec* ("exec"), _exit, _Exit and daemon ("exit") or a
+ * test's end ("flush"); the counts written are taken, as at every profile. */
+static void write_at_exec(const char *reason, int from_handler) {
+  write_profile(reason, 0, from_handler);
 }
 
 PATHCOV_EXPORT int pathcov_flush(void) { return write_profile("flush", 0, 0); }

@@ -293,6 +293,23 @@ def scenario_segv(a, tmp):
     crash(a, tmp, "segv", signal.SIGSEGV, test="suite/segv")
 
 
+def scenario_underscore_exit(a, tmp):
+    # _exit writes as a crash's handler does (it may run in one): into the
+    # start-up directory, though the program changed PATHCOV_REPORT_DIR
+    # since; a start-up directory too long said without stdio.
+    later = os.path.join(tmp, "later")
+    os.makedirs(later)
+    pid, _ = run([a.residual, "underscore-exit", later], tmp)
+    only(tmp, [report_name(a.residual, pid, 0), "later"])
+    only(later, [], "nothing where PATHCOV_REPORT_DIR names later")
+    check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
+                 "exit", BEFORE_CRASH)
+    run([a.residual, "underscore-exit", later], tmp,
+        env={"PATHCOV_REPORT_DIR": os.path.join(tmp, "d" * 5000)},
+        stderr="pathcov: cannot write report $PATHCOV_REPORT_DIR (errno 36)\n")
+    only(later, [], "nothing where PATHCOV_REPORT_DIR names later")
+
+
 def scenario_segv_thread(a, tmp):
     crash(a, tmp, "thread", signal.SIGSEGV)
 

@@ -530,6 +530,19 @@ static int report_off(const char *dir, const char *how) {
   return 0;
 }
 
+/* The plugin's wrapper of _exit (exec.c), called as instrumented code
+ * calls it. */
+void __pathcov__exit(int status);
+
+/* _exit, which signal handlers may call: the report goes where
+ * PATHCOV_REPORT_DIR said at start-up, not where the program set it
+ * since (`later`). */
+static void underscore_exit(const char *later) {
+  before_crash();
+  setenv("PATHCOV_REPORT_DIR", later, 1);
+  __pathcov__exit(0);
+}
+
 int main(int argc, char **argv) {
   const char *scenario = argc > 1 ? argv[1] : "";
   if (strcmp(scenario, "counts") == 0)
@@ -542,6 +555,8 @@ int main(int argc, char **argv) {
     return threads();
   else if (strcmp(scenario, "crash") == 0 && argc > 2)
     return crash(argv[2]);
+  else if (strcmp(scenario, "underscore-exit") == 0 && argc > 2)
+    underscore_exit(argv[2]);
   else if (strcmp(scenario, "replaced") == 0)
     return replaced();
   else if (strcmp(scenario, "fork") == 0)
