@@ -241,6 +241,16 @@ def main():
     check(frames[1:2] == [("split_head", marker_line("split tail -> classify"))] and
           frames[2][0] == "main",
           "split: classify <- split_head <- main", str(frames))
+    # That it was split: binutils' addr2line names split_head twice at the
+    # call's return address (the part inlined into the head, inlined into
+    # main).
+    [path] = [p for p in r.report["residual_paths"]
+              if p["identity"].endswith(":classify") and "contexts" in p]
+    call = path["contexts"]["kept"][0]["frames"][1]["address"] - 1
+    names = must(["addr2line", "-f", "-i", "-e", residual, hex(call)],
+                 "addr2line").stdout.split()
+    check(names.count("split_head") == 2,
+          "split: GCC split split_head (addr2line -i names it twice)", str(names))
 
     # A crash report holds the contexts too.
     r = Run(args, residual, "crash", ["crash", "1"],
