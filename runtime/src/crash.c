@@ -9,8 +9,8 @@
  * its own copy of the runtime), each chaining to the action it replaced.
  * Everything a writer does there is async-signal-safe: raw system calls,
  * no allocation, no stdio, the directories as the environment named them
- * at start-up (a profile's test name is read as getenv does: a scan of
- * environ, with no lock and no allocation). */
+ * at start-up (the test name of a profile or a report is read as getenv
+ * does: a scan of environ, with no lock and no allocation). */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
