@@ -9,7 +9,7 @@
 
 namespace pathcov {
 
-constexpr uint64_t kAbiVersion = 9; // PATHCOV_ABI_VERSION
+constexpr uint64_t kAbiVersion = 10; // PATHCOV_ABI_VERSION
 
 // struct pathcov_function's fields, in order, each 8 bytes.
 enum class DescriptorField {

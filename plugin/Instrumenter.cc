@@ -130,7 +130,7 @@ public:
     return false;
   }
 
-  void countCall() { increment(descriptorRef(DescriptorField::Calls), one()); }
+  void countCall() { increment(tables_.calls, one()); }
 
   // A nonlocal goto landed: it abandoned the path it left, like a longjmp
   // back to a setjmp (see leaveSetjmp).
@@ -644,7 +644,7 @@ InstrumentedPaths instrumentPaths(const GimpleCfg &g,
     if (role == CfgEdgeRole::Unreachable || role == CfgEdgeRole::Abnormal)
       continue;
     if (e.src == g.cfg.entry()) {
-      if (tables.countCalls)
+      if (tables.calls)
         code.countCall();
       code.setRegisters({});
       code.breakSequence();

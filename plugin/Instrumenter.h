@@ -43,7 +43,7 @@ struct FunctionTables {
                        // table size (a power of two)
   bool counted = false;    // CheckTable, CheckHashed: the table has counts
                            // after its ids
-  bool countCalls = false; // record mode: entries, for interrupted paths
+  tree calls = NULL_TREE; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;
   // Residual mode: per DAG edge, whether every path through it was tested

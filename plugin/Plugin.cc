@@ -302,11 +302,11 @@ private:
     // A hashed function's paths are counted inline in seen slots once the
     // runtime gave them one (x86-64: PathMiss.h), not by a call each time.
     spec.seenSlots = hashed && TARGET_64BIT ? kRecordSeenSlots : 0;
+    spec.countsCalls = true;
     FunctionTables pathEnds;
     attachTables(pathEnds, emitFunctionTables(spec));
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
     pathEnds.bound = lastCounter;
-    pathEnds.countCalls = true;
     // PATHCOV_FN_CALLS_ARE_PATH: the entries count the one path, whose
     // path end gets no code.
     std::vector<bool> noPathEnd;

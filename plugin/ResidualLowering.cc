@@ -82,6 +82,7 @@ void attachTables(FunctionTables &pathEnds, const FunctionTableTrees &trees) {
   pathEnds.descriptor = trees.descriptor;
   pathEnds.counters = trees.counters;
   pathEnds.seen = trees.seen;
+  pathEnds.calls = trees.calls;
 }
 
 } // namespace pathcov

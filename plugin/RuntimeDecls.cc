@@ -106,7 +106,8 @@ tree descriptorType() {
       {"cfg_checksum", counterType()}, {"num_paths", counterType()},
       {"identity", constCharPtr},
       {"counters", build_pointer_type(counterType())},
-      {"calls", counterType()},       {"runtime", ptr_type_node},
+      {"calls", build_pointer_type(counterType())},
+      {"runtime", ptr_type_node},
       {"table_size", counterType()},  {"resumes", counterType()},
       {"seen", build_pointer_type(counterType())},
       {"seen_slots", counterType()},
@@ -254,6 +255,16 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
     DECL_NONALIASED(seen) = 1;
     finishVar(seen, nullptr);
   }
+  // Record mode's entry count (abi.h): all functions' in one section, so
+  // that those a loop runs share cache lines.
+  tree calls = NULL_TREE;
+  if (spec.countsCalls) {
+    calls = staticVar("__pathcov_calls", counterType());
+    TREE_ADDRESSABLE(calls) = 1;
+    DECL_NONALIASED(calls) = 1;
+    set_decl_section_name(calls, ".bss.pathcov_calls");
+    finishVar(calls, nullptr);
+  }
   emitMetadataRecord(spec.metadata);
 
   tree type = descriptorType();
@@ -276,6 +287,10 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
       init, field(DescriptorField::Counters),
       counters ? addressAs(TREE_TYPE(field(DescriptorField::Counters)), counters)
                : null_pointer_node);
+  if (calls)
+    CONSTRUCTOR_APPEND_ELT(
+        init, field(DescriptorField::Calls),
+        addressAs(TREE_TYPE(field(DescriptorField::Calls)), calls));
   CONSTRUCTOR_APPEND_ELT(init, field(DescriptorField::TableSize),
                          u64(spec.tableSize));
   if (seen) {
@@ -293,7 +308,7 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   SET_DECL_ALIGN(pointer, POINTER_SIZE);
   DECL_USER_ALIGN(pointer) = 1;
   finishVar(pointer, "pathcov_functions");
-  return {descriptor, counters, seen};
+  return {descriptor, counters, seen, calls};
 }
 
 void addDescriptorFlags(tree descriptor, uint64_t flags) {

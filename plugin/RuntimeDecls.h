@@ -51,6 +51,8 @@ struct FunctionTableSpec {
   // Residual mode: this many seen slots (abi.h; a power of two), or none;
   // a word each with kFlagSeenWords, else a tag and a count.
   uint64_t seenSlots = 0;
+  // Record mode: the function counts its entries (abi.h's `calls`).
+  bool countsCalls = false;
 
   uint64_t seenArrayWords() const {
     return (flags & kFlagSeenWords) ? seenSlots : 2 * seenSlots;
@@ -61,7 +63,8 @@ struct FunctionTableSpec {
 struct FunctionTableTrees {
   tree descriptor;
   tree counters;
-  tree seen; // residual mode's seen slots
+  tree seen;  // residual mode's seen slots
+  tree calls; // record mode's entry count
 };
 
 // Sets `flags` in an emitted descriptor (before the unit is output).

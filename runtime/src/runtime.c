@@ -265,7 +265,7 @@ static void sort_by_id(struct pathcov_path *paths, size_t n) {
 static void take_function(struct pathcov_function *const *p,
                           struct pathcov_counts *c) {
   struct pathcov_function *fn = *p;
-  c->calls = pathcov_take(&fn->calls);
+  c->calls = fn->calls ? pathcov_take(fn->calls) : 0;
   c->resumes = pathcov_take(&fn->resumes);
   c->invalid_ids = 0;
   c->dropped = 0;

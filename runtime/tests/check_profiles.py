@@ -415,7 +415,7 @@ def scenario_big_file(a, tmp):
 def scenario_invalid_descriptors(a, tmp):
     module = os.path.realpath(a.badabi)
     pid = run([a.badabi], tmp, stderr=(
-        f"pathcov: {module}: 2 function descriptors are not of ABI version 9 "
+        f"pathcov: {module}: 2 function descriptors are not of ABI version 10 "
         "or are malformed: their paths are not counted\n"))
     check_profile(load(tmp, profile_name(a.badabi, pid, 0)), a.badabi, pid,
                   "exit", [function("good", 2, 1, [(0, 1)])],

@@ -198,7 +198,7 @@ def scenario_clean(a, tmp):
 def scenario_mixed(a, tmp):
     module = os.path.realpath(a.mixed)
     pid, _ = run([a.mixed], tmp, stdout="", stderr=(
-        f"pathcov: {module}: 1 function descriptors are not of ABI version 9 "
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 10 "
         "or are malformed: their paths are not counted\n"))
     only(tmp, [profile_name(a.mixed, pid, 0), report_name(a.mixed, pid, 0)])
     check_profile(load(tmp, profile_name(a.mixed, pid, 0)), a.mixed, pid,

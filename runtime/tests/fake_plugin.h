@@ -29,6 +29,7 @@
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \
       .counters = (counters_),                                               \
+      .calls = (uint64_t[1]){0},                                             \
       .table_size = FAKE_COUNTERS(num_paths_) - 1};                          \
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
@@ -43,6 +44,7 @@
       .cfg_checksum = 0x0123456789abcdefull,                                 \
       .num_paths = (num_paths_),                                             \
       .identity = (identity_),                                               \
+      .calls = (uint64_t[1]){0},                                             \
       .seen = (seen_),                                                       \
       .seen_slots = (slots_)};                                               \
   static struct pathcov_function *const var##_entry                          \
@@ -99,7 +101,7 @@ static inline void fake_bump(uint64_t *counter, uint64_t flags) {
 
 /* At ENTRY. */
 static inline void fake_enter(struct pathcov_function *fn) {
-  fake_bump(&fn->calls, fn->flags);
+  fake_bump(fn->calls, fn->flags);
 }
 
 /* At the end of path id: inline for an array function, masked into its

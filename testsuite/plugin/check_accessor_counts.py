@@ -8,7 +8,10 @@ keeps its path's count, on accessors.c:
   before, not after); checked's stays;
 - the profile is exact either way: width's path ran 10 times in 10 calls;
   checked ran 3 times, its path completed twice (the third call exited in
-  must_be_positive, exit status 3).
+  must_be_positive, exit status 3);
+- every function's entry count is a word of its own, next to the others
+  (section .bss.pathcov_calls, abi.h's `calls`: eight to a cache line,
+  where the descriptor gave each its own line).
 
 usage: check_accessor_counts.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import glob
@@ -55,6 +58,12 @@ def main():
           "checked (its call may exit): its path end's count kept",
           after.get("checked", ""))
 
+    r = subprocess.run(["nm", "-S", "-n", program], capture_output=True, text=True)
+    words = [(int(m.group(1), 16), int(m.group(2), 16)) for m in re.finditer(
+        r"^([0-9a-f]+) ([0-9a-f]+) b __pathcov_calls\.\d+$", r.stdout, re.M)]
+    check(len(words) == 5 and all(size == 8 for _, size in words) and
+          words[-1][0] - words[0][0] == 8 * (len(words) - 1),
+          "the 5 functions' entry counts: adjacent words", str(words))
     profiles = os.path.join(work, "profiles")
     r = subprocess.run([program, "5", "7", "-1"], capture_output=True, text=True,
                        env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
