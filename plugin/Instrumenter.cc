@@ -207,9 +207,9 @@ private:
                             id));
     switch (tables_.pathEnd) {
     case PathEnd::CountInline:
-      // An id out of range (a pathcov bug) lands in the extra last counter
-      // the runtime reports: branch-free and never out of bounds.
-      increment(element(indexWithin(id)), one());
+      // Else an id out of range (a pathcov bug) lands in the extra last
+      // counter the runtime reports: branch-free and never out of bounds.
+      increment(element(tables_.idsInRange ? id : indexWithin(id)), one());
       return;
     case PathEnd::CountHashed:
       // With seen slots, the slot's test and count, else the call

@@ -43,6 +43,10 @@ struct FunctionTables {
                        // table size (a power of two)
   bool counted = false;    // CheckTable, CheckHashed: the table has counts
                            // after its ids
+  // CountInline: every path's id is below num_paths, as the numbering
+  // makes it (no abnormal edge or setjmp to resume a path mid-way): the
+  // count indexes the counters with the id, no mask.
+  bool idsInRange = false;
   tree calls = NULL_TREE; // record mode: entries, for interrupted paths
   // Per DAG edge into EXIT: whether that path end gets code; nullptr: all.
   const std::vector<bool> *checkedEnd = nullptr;

@@ -21,6 +21,8 @@
 #include "TestedWords.h"
 #include <unistd.h>
 
+#include <algorithm>
+
 int plugin_is_GPL_compatible;
 
 namespace pathcov {
@@ -315,6 +317,14 @@ private:
       pathEnds.checkedEnd = &noPathEnd;
     }
     pathEnds.seenSlots = spec.seenSlots;
+    // Only an abnormal edge (a longjmp's, a nonlocal or computed goto's)
+    // can resume a path mid-way; without one, the numbering's ids are all
+    // there is.
+    pathEnds.idsInRange =
+        g.setjmpBlocks.empty() &&
+        std::none_of(numbered.dag.cfgEdgeRole.begin(),
+                     numbered.dag.cfgEdgeRole.end(),
+                     [](CfgEdgeRole r) { return r == CfgEdgeRole::Abnormal; });
     // One path, but calls not known to return: decided again after the
     // early inliner (AccessorCounts.h).
     if (f.numPaths == 1 && !callsArePath && !kPaths && g.setjmpBlocks.empty() &&

@@ -113,11 +113,12 @@ struct pathcov_function {
   uint64_t num_paths;    /* Ball-Larus ids are 0 .. num_paths - 1 */
   const char *identity;  /* assembler name; "TU:name" for local symbols */
   /* Record mode: table_size + 1 counters, a power of two above num_paths:
-   * one per path id, then the ids out of range (instrumented code masks the
-   * id with table_size: one AND, never out of bounds; the runtime reports
-   * the counters past num_paths as invalid_ids; an id past table_size,
-   * which the numbering never makes, would count as another path). 0 when
-   * hashed.
+   * one per path id, then the ids out of range. Instrumented code indexes
+   * them with the id, which the numbering keeps below num_paths; in a
+   * function where a setjmp or an abnormal edge may resume a path mid-way
+   * it masks the id with table_size first: one AND, never out of bounds
+   * (the runtime reports the counters past num_paths as invalid_ids; an id
+   * past table_size would count as another path). 0 when hashed.
    * Residual mode: table_size + 1 Ball-Larus ids, then, with
    * PATHCOV_FN_COUNTED, their table_size + 1 counts (so a count is its id's
    * address plus a constant). Indexed by PPP id masked with table_size
