@@ -33,10 +33,13 @@
  * Taking counts for a profile exchanges each nonzero counter with 0, so every
  * count lands in exactly one profile (exactly when counters are atomic). */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "internal.h"
 #include "pathcov/pathcov.h"
@@ -95,6 +98,7 @@ static struct {
    * nothing. NULL if that mapping failed: each profile maps its own. */
   struct pathcov_path *scratch;
   size_t scratch_paths;
+  uintptr_t page_size; /* 0: unknown, every page of an array is read */
 } module = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
 /* False in a module with nothing instrumented: there is no section, and both
@@ -231,6 +235,93 @@ static int all_zero(const uint64_t *c, uint64_t from, uint64_t to) {
   return any == 0;
 }
 
+/* The pages of a large counter array that a run never wrote. An array
+ * function of many paths (up to array-threshold, megabytes of .bss) runs a
+ * few of them, and a page that /proc/self/pagemap says is neither present
+ * nor swapped was never written: its counters are 0, and a profile skips
+ * it unread (reading would also map it: 26 MB of sqlite3's arrays cost 12M
+ * instructions and thousands of page faults at every exit). Anything
+ * unclear (no /proc in a sandbox, a short read) counts as written. open,
+ * pread and close are async-signal-safe, for a crash's profile. */
+#define PAGEMAP_MIN_PAGES 16 /* smaller arrays are read whole */
+#define PAGEMAP_WINDOW 64    /* entries read at a time (256 KiB of pages) */
+#define PAGEMAP_PRESENT (1ull << 63)
+#define PAGEMAP_SWAPPED (1ull << 62)
+
+struct written_pages {
+  int fd; /* -1: every page counts as written */
+  uintptr_t first; /* page number of window[0] */
+  size_t filled;   /* entries of window read */
+  uint64_t window[PAGEMAP_WINDOW];
+};
+
+static void written_pages_open(struct written_pages *w, size_t bytes) {
+  w->fd = -1;
+  w->filled = 0;
+  if (module.page_size && bytes / module.page_size >= PAGEMAP_MIN_PAGES) {
+    const int saved = errno;
+    w->fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    errno = saved;
+  }
+}
+
+static void written_pages_close(struct written_pages *w) {
+  if (w->fd >= 0) {
+    const int saved = errno;
+    close(w->fd);
+    errno = saved;
+  }
+}
+
+static int page_written(struct written_pages *w, uintptr_t page) {
+  if (page < w->first || page >= w->first + w->filled) {
+    const int saved = errno;
+    const ssize_t got = pread(w->fd, w->window, sizeof w->window,
+                              (off_t)(page * sizeof w->window[0]));
+    errno = saved;
+    w->first = page;
+    w->filled = got > 0 ? (size_t)got / sizeof w->window[0] : 0;
+    if (w->filled == 0)
+      return 1;
+  }
+  return (w->window[page - w->first] & (PAGEMAP_PRESENT | PAGEMAP_SWAPPED)) != 0;
+}
+
+/* Takes counters [from, to) of an array function: a path's count into
+ * c->paths, an id's past num_paths into c->invalid_ids. Page by page, a
+ * page never written not read; by blocks of 16 counters, a block of zeros
+ * read without taking. */
+static void take_counters(struct pathcov_function *fn, struct pathcov_counts *c,
+                          struct written_pages *w, uint64_t from, uint64_t to) {
+  uint64_t *counters = fn->counters;
+  while (from < to) {
+    uint64_t page_end = to;
+    if (w->fd >= 0) {
+      const uintptr_t page = (uintptr_t)&counters[from] / module.page_size;
+      const uint64_t next =
+          ((page + 1) * module.page_size - (uintptr_t)counters) / sizeof *counters;
+      page_end = next < to ? next : to;
+      if (!page_written(w, page)) {
+        from = page_end;
+        continue;
+      }
+    }
+    for (uint64_t block = from; block < page_end; block += 16) {
+      const uint64_t end = page_end - block < 16 ? page_end : block + 16;
+      if (all_zero(counters, block, end))
+        continue;
+      for (uint64_t id = block; id < end; ++id) {
+        const uint64_t n = pathcov_take(&counters[id]);
+        if (n && id >= fn->num_paths)
+          c->invalid_ids += n;
+        else if (n && c->paths)
+          c->paths[c->len++] = (struct pathcov_path){id, n};
+      }
+    }
+    from = page_end;
+  }
+}
+
 /* Sorts paths by id in place: a heapsort, with no allocation (qsort may
  * call malloc), for a crash's profile written in a signal handler. */
 static void sift_down(struct pathcov_path *paths, size_t at, size_t n) {
@@ -283,20 +374,10 @@ static void take_function(struct pathcov_function *const *p,
     return;
   }
   if (!is_hashed(fn)) {
-    /* By blocks of 16 counters, a block of zeros read without taking. */
-    for (uint64_t block = 0; block < fn->num_paths; block += 16) {
-      uint64_t end = fn->num_paths - block < 16 ? fn->num_paths : block + 16;
-      if (all_zero(fn->counters, block, end))
-        continue;
-      for (uint64_t id = block; id < end; ++id) {
-        uint64_t n = pathcov_take(&fn->counters[id]);
-        if (n && c->paths)
-          c->paths[c->len++] = (struct pathcov_path){id, n};
-      }
-    }
-    if (!all_zero(fn->counters, fn->num_paths, fn->table_size + 1))
-      for (uint64_t k = fn->num_paths; k <= fn->table_size; ++k)
-        c->invalid_ids += pathcov_take(&fn->counters[k]);
+    struct written_pages written;
+    written_pages_open(&written, (fn->table_size + 1) * sizeof fn->counters[0]);
+    take_counters(fn, c, &written, 0, fn->table_size + 1);
+    written_pages_close(&written);
     return;
   }
   struct fn_state *st = __atomic_load_n(&fn->runtime, __ATOMIC_ACQUIRE);
@@ -392,6 +473,7 @@ static void init_module(void) {
   size_t descriptors = (size_t)(__stop_pathcov_functions - __start_pathcov_functions);
   void *entered = pathcov_map_zeroed(descriptors, 0);
   module.entered = entered == MAP_FAILED ? NULL : entered;
+  module.page_size = (uintptr_t)getauxval(AT_PAGESZ);
   if (module.invalid_descriptors)
     pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
                  "or are malformed: their paths are not counted",

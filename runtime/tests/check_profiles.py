@@ -329,6 +329,25 @@ def scenario_flush(a, tmp):
                            function("_Z1hv", 10**12, 0, [(10, 1), (11, 1)])])
 
 
+def scenario_large_array(a, tmp):
+    # A profile reads the pages of a large array that were written, and no
+    # other: 3 of its 2048 pages are in memory after the flush (a page
+    # holding another variable too may make 4), and the counts are exact.
+    proc = start([a.prog, "large-array"], tmp)
+    out, err = proc.communicate()
+    expect((proc.returncode, err), (0, b""), "exit status and stderr")
+    match = re.fullmatch(rb"resident (\d+)\n", out)
+    if not match or not 3 <= int(match.group(1)) <= 4:
+        raise Failure(f"pages of the array in memory after the flush: {out!r}")
+    pid = proc.pid
+    big = 2**20 - 1
+    check_profile(load(tmp, profile_name(a.prog, pid, 0)), a.prog, pid,
+                  "flush", [function("big", big, 1,
+                                     [(7, 2), (600000, 1), (big - 1, 3)])])
+    check_profile(load(tmp, profile_name(a.prog, pid, 1)), a.prog, pid,
+                  "exit", [function("big", big, 1, [(8, 1)])])
+
+
 def scenario_flush_fail(a, tmp):
     # A missing directory is created; one under a plain file cannot be.
     blocker = os.path.join(tmp, "a-file")

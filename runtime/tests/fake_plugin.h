@@ -22,6 +22,13 @@
 /* An array function's counters_ must have FAKE_COUNTERS(num_paths_) of
  * them; a hashed function's are 0 (its table_size is not read). */
 #define FAKE_FUNCTION(var, identity_, num_paths_, flags_, counters_)         \
+  FAKE_ARRAY_FUNCTION(var, identity_, num_paths_, flags_, counters_,         \
+                      FAKE_COUNTERS(num_paths_) - 1)
+
+/* Any number of counters: table_size_ + 1, a power of two above
+ * num_paths_. */
+#define FAKE_ARRAY_FUNCTION(var, identity_, num_paths_, flags_, counters_,   \
+                            table_size_)                                     \
   static struct pathcov_function var = {                                     \
       .abi_version = PATHCOV_ABI_VERSION,                                    \
       .flags = (flags_),                                                     \
@@ -30,7 +37,7 @@
       .identity = (identity_),                                               \
       .counters = (counters_),                                               \
       .calls = (uint64_t[1]){0},                                             \
-      .table_size = FAKE_COUNTERS(num_paths_) - 1};                          \
+      .table_size = (table_size_)};                                          \
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -32,6 +33,12 @@ FAKE_FUNCTION(fn_c, "accessor", 1,
               PATHCOV_FN_ENTRY_COUNTED | PATHCOV_FN_CALLS_ARE_PATH, c_counters);
 static uint64_t s_seen[2 * 16];
 FAKE_HASHED_SEEN(fn_s, "slotted", 1000000, s_seen, 16);
+/* 2^20 counters (8 MiB of .bss), as array-threshold gives a function of a
+ * million paths. */
+#define BIG_COUNTERS (1u << 20)
+static uint64_t big_counters[BIG_COUNTERS];
+FAKE_ARRAY_FUNCTION(fn_big, "big", BIG_COUNTERS - 1, PATHCOV_FN_ENTRY_COUNTED,
+                    big_counters, BIG_COUNTERS - 1);
 
 static void repeat(struct pathcov_function *fn, uint64_t id, int times) {
   for (int i = 0; i < times; ++i)
@@ -222,6 +229,35 @@ static int crash(void) {
 }
 
 /* The profile exceeds the file size limit: write(2) fails with EFBIG. */
+/* The pages of [p, p + bytes) in memory. */
+static size_t resident_pages(const void *p, size_t bytes) {
+  const uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+  const uintptr_t start = (uintptr_t)p / page * page;
+  const size_t pages = ((uintptr_t)p + bytes - start + page - 1) / page;
+  static unsigned char in_core[BIG_COUNTERS * sizeof(uint64_t) / 4096 + 2];
+  if (pages > sizeof in_core || mincore((void *)start, pages * page, in_core) != 0)
+    return (size_t)-1;
+  size_t resident = 0;
+  for (size_t i = 0; i < pages; ++i)
+    resident += in_core[i] & 1;
+  return resident;
+}
+
+/* Three pages of the big array written: the flush's profile reads those
+ * and maps no other. */
+static int large_array(void) {
+  fake_enter(&fn_big);
+  repeat(&fn_big, 7, 2);
+  repeat(&fn_big, 600000, 1);
+  repeat(&fn_big, BIG_COUNTERS - 2, 3);
+  if (pathcov_flush() != 0)
+    return 1;
+  printf("resident %zu\n", resident_pages(big_counters, sizeof big_counters));
+  fake_enter(&fn_big);
+  repeat(&fn_big, 8, 1);
+  return 0;
+}
+
 static int big_file(void) {
   struct rlimit limit = {64, 64};
   signal(SIGXFSZ, SIG_IGN);
@@ -253,6 +289,8 @@ int main(int argc, char **argv) {
     return big_file();
   else if (strcmp(scenario, "slots") == 0)
     return slots();
+  else if (strcmp(scenario, "large-array") == 0)
+    return large_array();
   else if (strcmp(scenario, "crash") == 0)
     return crash();
   else {
