@@ -52,7 +52,7 @@ const char *const kPluginHelp =
     "                         path ends checked; with FILE, append them to it\n"
     "                         as one JSON line per unit\n"
     "  array-threshold=N      inline counter arrays for functions with at most\n"
-    "                         N paths, a runtime hash table above (65536)\n"
+    "                         N paths, a runtime hash table above (524288)\n"
     "  path-limit=N           cut the graph so that ids stay below N (2^61)\n"
     "  atomic[=0|1]           atomic counter updates: exact under threads (0)\n"
     "  history=N              residual mode, x86-64: each thread keeps the\n"

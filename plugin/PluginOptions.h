@@ -21,9 +21,10 @@ struct PluginOptions {
   std::string statsFile;          // ... appended as JSON lines, not on stderr
   // Functions with at most this many paths count them in an inline array;
   // larger ones call the runtime, which keeps a hash table.
-  // 65536 counters are 512 KiB of zero-initialised memory: only the pages
-  // a run touches cost anything, and a call per path end costs far more.
-  uint64_t arrayThreshold = 65536;
+  // Up to 2^20 counters, 8 MiB of zero-initialised address space: only the
+  // pages a run writes cost memory, and a profile reads only those
+  // (runtime.c); a seen slot's test per path end costs more.
+  uint64_t arrayThreshold = 524288;
   uint64_t pathLimit = uint64_t(1) << 61;
   // Residual mode: peel loops (core ResidualPlan::peel) whose body GCC
   // estimates at most this many instructions.
