@@ -40,17 +40,19 @@ constexpr const char *kHistoryStub = "__pathcov_site_history";
 // of the run); with 1024, 0.9 M Ir, and 4096 did no better (0.4 M).
 constexpr uint64_t kSeenWordLimit = 4096;
 constexpr uint64_t kSharedSeenSlots = 1024;
-// Record mode: the seen slots of a hashed function (64 KiB of .bss, only
+// Record mode: the seen slots of a hashed function (1 MiB of .bss, only
 // the pages its paths touch resident), for every path a run takes: with
 // 256, bzip2's BZ2_decompress (163,145 paths, 252 run) still called the
 // runtime for more than half of its path ends, its first paths holding the
-// slots its hot ones needed; with 4096, for fewer than 0.2% of them.
-constexpr uint64_t kRecordSeenSlots = 4096;
+// slots its hot ones needed; with 4096, for fewer than 0.2% of them. 65536,
+// so that a path's slot is its id's low 16 bits, one movzwl (abi.h).
+constexpr uint64_t kRecordSeenSlots = 65536;
 
 // The miss of path `id` (docs/residual-mode.md, "First sighting only";
 // docs/record-mode.md): with seen words, `if (--seen[id] < 0) call`; else
 // `k = id & (slots - 1); if (seen[k] == id + 1) seen[slots + k]++; else
-// call`.
+// call`, or in record mode, whose tags are the ids (abi.h),
+// `if (seen[k] == id)`.
 gasm *buildMissAsm(const MissTables &tables, tree id);
 
 // A seen word's miss (buildMissAsm with seen words, not atomic), its word,

@@ -47,6 +47,8 @@
 #define TABLE_BITS 17
 #define TABLE_SLOTS ((size_t)1 << TABLE_BITS)
 #define TABLE_CAPACITY (TABLE_SLOTS / 2) /* 65536 distinct ids */
+/* The most seen slots a record-mode function's runtime lists. */
+#define RECORD_SEEN_SLOTS_MAX 65536
 
 struct slot {
   uint64_t key; /* id + 1; 0: free */
@@ -62,6 +64,11 @@ struct fn_state {
   /* Each claimed slot's index + 1, in claim order; 0 while its claimer has
    * not yet written it. */
   uint32_t claimed[TABLE_CAPACITY];
+  /* The same for the function's seen slots (abi.h) but slot 0, which is
+   * path 0's without a claim: a profile reads the slots a run claimed, not
+   * all 65536. */
+  uint64_t seen_listed;
+  uint32_t seen_claimed[RECORD_SEEN_SLOTS_MAX];
   struct slot slots[];
 };
 
@@ -173,6 +180,42 @@ static struct slot *find_slot(struct fn_state *st, uint64_t id) {
   }
 }
 
+/* A record-mode hashed function's seen slots (abi.h): how many, or 0 when
+ * it has none this runtime can list. */
+static uint64_t record_seen_slots(const struct pathcov_function *fn) {
+  const uint64_t n = fn->seen_slots;
+  return fn->seen && n && !(n & (n - 1)) && n <= RECORD_SEEN_SLOTS_MAX ? n : 0;
+}
+
+/* The count of path id's seen slot, claimed for it if free (a
+ * compare-and-swap of the tag from 0 to id, listed in the function's
+ * state, never given back but in a forked child's reset); NULL when the
+ * slot is another path's. Slot 0 is path 0's, never claimed. The tag is
+ * read first, so that a slot another path holds costs no locked
+ * instruction, however often that path comes. */
+static uint64_t *claim_record_slot(struct pathcov_function *fn, uint64_t id) {
+  const uint64_t n = record_seen_slots(fn);
+  if (!n)
+    return NULL;
+  const uint64_t k = id & (n - 1);
+  uint64_t *tag = &fn->seen[k];
+  if (k == 0)
+    return id == 0 ? tag + n : NULL;
+  uint64_t held = __atomic_load_n(tag, __ATOMIC_RELAXED);
+  if (held == 0) {
+    struct fn_state *st = state_of(fn); /* where the claim is listed */
+    if (!st)
+      return NULL;
+    if (__atomic_compare_exchange_n(tag, &held, id, 0, __ATOMIC_RELAXED,
+                                    __ATOMIC_RELAXED)) {
+      uint64_t at = __atomic_fetch_add(&st->seen_listed, 1, __ATOMIC_RELAXED);
+      __atomic_store_n(&st->seen_claimed[at], (uint32_t)k, __ATOMIC_RELEASE);
+      return tag + n;
+    }
+  }
+  return held == id ? tag + n : NULL;
+}
+
 /* abi.h: what instrumented units refer to so that this file, with its
  * constructor and destructor, is linked into their module. */
 const char __pathcov_runtime_missing_link_with_lpathcov_rt = 0;
@@ -211,9 +254,9 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
  * Nothing here touches a vector register (this file is compiled with
  * -mgeneral-regs-only): the stub saves only the general ones. */
 void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *tag = is_valid(fn) && id < fn->num_paths ? seen_slot(fn, id) : NULL;
-  if (tag && claim_seen_slot(tag, id))
-    pathcov_count(seen_count(fn, tag), fn);
+  uint64_t *count = is_valid(fn) && id < fn->num_paths ? claim_record_slot(fn, id) : NULL;
+  if (count)
+    pathcov_count(count, fn);
   else
     __pathcov_record_path(fn, id);
 }
@@ -398,39 +441,48 @@ static void take_function(struct pathcov_function *const *p,
             (struct pathcov_path){__atomic_load_n(&s->key, __ATOMIC_RELAXED) - 1, n};
     }
   }
-  /* The paths counted in their seen slots (__pathcov_record_miss), by
-   * blocks of 16 slots, a block of free ones (their tags) read without
-   * taking. */
-  uint64_t slots = seen_slot(fn, 0) ? fn->seen_slots : 0;
-  for (uint64_t block = 0; block < slots; block += 16) {
-    uint64_t end = slots - block < 16 ? slots : block + 16;
-    if (all_zero(fn->seen, block, end))
+  /* The paths counted in their seen slots (__pathcov_record_miss): path
+   * 0's in slot 0, the others' in the slots listed as claimed (one being
+   * listed now keeps its counts for the next profile). */
+  const uint64_t slots = record_seen_slots(fn);
+  if (slots) {
+    uint64_t n = pathcov_take(&fn->seen[slots]);
+    if (n && c->paths)
+      c->paths[c->len++] = (struct pathcov_path){0, n};
+  }
+  const uint64_t listed = slots && st ? __atomic_load_n(&st->seen_listed, __ATOMIC_RELAXED) : 0;
+  for (uint64_t k = 0; k < listed && k < RECORD_SEEN_SLOTS_MAX; ++k) {
+    const uint32_t at = __atomic_load_n(&st->seen_claimed[k], __ATOMIC_ACQUIRE);
+    if (!at)
       continue;
-    for (uint64_t k = block; k < end; ++k) {
-      uint64_t tag = __atomic_load_n(&fn->seen[k], __ATOMIC_RELAXED);
-      uint64_t n = tag ? pathcov_take(seen_count(fn, &fn->seen[k])) : 0;
-      if (n && c->paths)
-        c->paths[c->len++] = (struct pathcov_path){tag - 1, n};
-    }
+    const uint64_t n = pathcov_take(&fn->seen[slots + at]);
+    if (n && c->paths)
+      c->paths[c->len++] = (struct pathcov_path){
+          __atomic_load_n(&fn->seen[at], __ATOMIC_RELAXED), n};
   }
   if (c->len > 1)
     sort_by_id(c->paths, c->len);
 }
 
 /* Zeroes every count. unmap_tables also frees the hash tables (faster than
- * zeroing them, and it empties them of keys), which is safe only where no
- * other thread can be counting: in the child after fork. */
+ * zeroing them, and it empties them of keys) and the seen slots they list,
+ * which is safe only where no other thread can be counting: in the child
+ * after fork. */
 static void discard_counts(int unmap_tables) {
   FOR_EACH_DESCRIPTOR(p) {
     if (!is_valid(*p))
       continue;
     struct pathcov_function *fn = *p;
-    if (unmap_tables && fn->runtime) {
-      munmap(fn->runtime, STATE_SIZE);
-      fn->runtime = NULL;
-    }
     struct pathcov_counts discard = {0};
     take_function(p, &discard);
+    struct fn_state *st = fn->runtime;
+    if (unmap_tables && st) {
+      const uint64_t slots = record_seen_slots(fn);
+      for (uint64_t k = 0; slots && k < st->seen_listed && k < RECORD_SEEN_SLOTS_MAX; ++k)
+        fn->seen[st->seen_claimed[k]] = 0;
+      munmap(st, STATE_SIZE);
+      fn->runtime = NULL;
+    }
   }
   pathcov_take(&module.lost_paths);
   pathcov_kpaths_discard();

@@ -302,7 +302,7 @@ def scenario_slots(a, tmp):
     # The first run of paths 3 and 5 called the runtime, which gave each
     # its free slot and counted it there; their later runs counted there
     # inline, without a call.
-    expect(out, b"slots 5 2\n", "counts in slots 3 and 5")
+    expect(out, b"slots 5 2 1\n", "counts in slots 3, 5 and 0")
     parent = proc.pid
     child = [int(n.split("-")[-2]) for n in files(tmp)
              if int(n.split("-")[-2]) != parent]
@@ -310,7 +310,7 @@ def scenario_slots(a, tmp):
     # Path 19 shares slot 3 with path 3: counted in the table each time.
     check_profile(load(tmp, profile_name(a.prog, parent, 0)), a.prog, parent,
                   "exit", [function("slotted", 10**6, 1,
-                                    [(3, 5), (5, 2), (16, 2), (19, 4)],
+                                    [(0, 1), (3, 5), (5, 2), (16, 2), (19, 4)],
                                     invalid_ids=1)])
     check_profile(load(tmp, profile_name(a.prog, child[0], 0)), a.prog,
                   child[0], "exit",

@@ -123,11 +123,11 @@ static inline void fake_path(struct pathcov_function *fn, uint64_t id) {
 }
 
 /* The plugin's inline test of path id's seen slot: counted there, and 1,
- * if the slot holds the path's tag; else 0, and the caller calls the
- * runtime. */
+ * if the slot holds the path's tag (abi.h: id in record mode, id + 1 in
+ * residual mode); else 0, and the caller calls the runtime. */
 static inline int fake_seen_count(struct pathcov_function *fn, uint64_t id) {
   uint64_t *tag = &fn->seen[id & (fn->seen_slots - 1)];
-  if (*tag != id + 1)
+  if (*tag != ((fn->flags & PATHCOV_FN_RESIDUAL) ? id + 1 : id))
     return 0;
   fake_bump(tag + fn->seen_slots, fn->flags);
   return 1;

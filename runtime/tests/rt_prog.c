@@ -189,10 +189,11 @@ static void overflow(void) {
 
 /* A hashed function's seen slots (__pathcov_record_miss): path 3 claims
  * slot 3 and is then counted there inline; path 19 (slot 3 too) is
- * counted in the table every time; path 5 claims slot 5, path 16 slot 0. A forked child
- * starts from zero and keeps counting in the slots its parent claimed.
- * Prints "slots A B", what slots 3 and 5 counted before the fork (the
- * runtime counts a path's first run in the slot it claims for it). */
+ * counted in the table every time; path 5 claims slot 5; slot 0 is path
+ * 0's. A forked child starts from zero, its parent's slots free again
+ * (claimed anew, listed in its own table). Prints "slots A B C", what
+ * slots 3, 5 and 0 counted before the fork (the runtime counts a path's
+ * first run in the slot it claims for it). */
 static int slots(void) {
   fake_enter(&fn_s);
   for (int i = 0; i < 5; ++i)
@@ -202,12 +203,15 @@ static int slots(void) {
   fake_path_seen(&fn_s, 5);
   fake_path_seen(&fn_s, 5);
   /* An id out of range (a plugin bug) claims no slot, not even a free
-   * one: counted as invalid, and slot 0 stays path 16's to claim. */
+   * one: counted as invalid. Slot 0 is path 0's from the start: path 16,
+   * whose slot it is too, is counted in the table, path 0 in the slot,
+   * inline, without ever calling the runtime. */
   fake_path_seen(&fn_s, 2000000);
   fake_path_seen(&fn_s, 16);
   fake_path_seen(&fn_s, 16);
-  printf("slots %llu %llu\n", (unsigned long long)s_seen[16 + 3],
-         (unsigned long long)s_seen[16 + 5]);
+  fake_path_seen(&fn_s, 0);
+  printf("slots %llu %llu %llu\n", (unsigned long long)s_seen[16 + 3],
+         (unsigned long long)s_seen[16 + 5], (unsigned long long)s_seen[16]);
   fflush(stdout);
   pid_t child = fork();
   if (child < 0)

@@ -179,7 +179,12 @@ struct pathcov_function {
    * count plus its slot's. In record mode every path end of a hashed
    * function tests the slot, and the runtime (__pathcov_record_miss) claims
    * a free slot for the path at once: a path is counted in its slot or in
-   * the function's table, never both. */
+   * the function's table, never both. A record-mode tag is the id itself
+   * (ABI 10), not id + 1: slot 0 is path 0's from the start (its tag, 0,
+   * is path 0's id), and any other slot is free while its tag is 0, an id
+   * none of its paths has. On x86-64 the plugin gives a hashed function
+   * 65536 slots, so that a path end finds its slot with one movzwl and
+   * compares the id itself with the tag. */
   uint64_t *seen;
   uint64_t seen_slots; /* a power of two, or 0 */
 };
