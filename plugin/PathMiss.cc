@@ -249,11 +249,43 @@ gasm *buildHistoryAsm(tree descriptor, tree id) {
       true);
 }
 
+namespace {
+const char kCountStart[] = "addq $";
+const char kAtomicCountStart[] = "lock addq $";
+const char kCountEnd[] = ", %0";
+
+std::string countText(bool atomic, uint64_t by) {
+  return std::string(atomic ? kAtomicCountStart : kCountStart) +
+         std::to_string(by) + kCountEnd;
+}
+} // namespace
+
 gasm *buildCountAsm(tree counter, bool atomic) {
   AsmOperands asmOps;
-  const std::string count = asmOps.output("+m", counter);
-  return asmOps.build(std::string(atomic ? "lock " : "") + "addq $1, " + count,
-                      true);
+  asmOps.output("+m", counter);
+  return asmOps.build(countText(atomic, 1), true);
+}
+
+bool isCountAsm(const gimple *stmt, uint64_t &by) {
+  const gasm *count = dyn_cast<const gasm *>(stmt);
+  if (!count || gimple_asm_noutputs(count) != 1 || gimple_asm_ninputs(count) != 0)
+    return false;
+  const char *text = gimple_asm_string(count);
+  for (const char *start : {kCountStart, kAtomicCountStart})
+    if (strncmp(text, start, strlen(start)) == 0) {
+      char *end = nullptr;
+      by = strtoull(text + strlen(start), &end, 10);
+      return by != 0 && strcmp(end, kCountEnd) == 0;
+    }
+  return false;
+}
+
+void setCountBy(gasm *stmt, uint64_t by) {
+  const bool atomic = strncmp(gimple_asm_string(stmt), kAtomicCountStart,
+                              strlen(kAtomicCountStart)) == 0;
+  // An immediate is 32 bits, sign-extended.
+  gcc_assert(by <= INT32_MAX);
+  stmt->string = ggc_strdup(countText(atomic, by).c_str());
 }
 
 } // namespace pathcov

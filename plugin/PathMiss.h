@@ -80,4 +80,10 @@ gasm *buildHistoryAsm(tree descriptor, tree id);
 // PODArray::operator[], and through it BitState::ShouldVisit).
 gasm *buildCountAsm(tree counter, bool atomic);
 
+// Whether `stmt` is a count (buildCountAsm's, or one CountMerge.h folded
+// others into), and by how much it adds.
+bool isCountAsm(const gimple *stmt, uint64_t &by);
+// Makes count `stmt` add `by`.
+void setCountBy(gasm *stmt, uint64_t by);
+
 } // namespace pathcov

@@ -11,6 +11,7 @@
 #include "pathcov/core/Dag.h"
 
 #include "AccessorCounts.h"
+#include "CountMerge.h"
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
@@ -481,6 +482,20 @@ private:
 } // namespace
 } // namespace pathcov
 
+namespace pathcov {
+namespace {
+// Runs `pass` after the first instance of GCC's pass `reference`.
+void addPassAfter(const char *pluginName, opt_pass *pass, const char *reference) {
+  register_pass_info where;
+  where.pass = pass;
+  where.reference_pass_name = reference;
+  where.ref_pass_instance_number = 1;
+  where.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback(pluginName, PLUGIN_PASS_MANAGER_SETUP, nullptr, &where);
+}
+} // namespace
+} // namespace pathcov
+
 int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   using namespace pathcov;
   if (!plugin_default_version_check(version, &gcc_version)) {
@@ -489,12 +504,9 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   }
   // After the optimizers have folded what they could (TestedWords.h),
   // in every compilation, lto1's included: its units carry their marks.
-  register_pass_info late;
-  late.pass = makeTestedWordsPass(g);
-  late.reference_pass_name = "optimized";
-  late.ref_pass_instance_number = 1;
-  late.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &late);
+  addPassAfter(info->base_name, makeTestedWordsPass(g), "optimized");
+  // And after inlining (lto1's too), counts of one counter in a row.
+  addPassAfter(info->base_name, makeCountMergePass(g), "optimized");
   // lto1, -flto's link-time compiler (WPA, LTRANS, or both in one), reads
   // functions the compilations instrumented already, and runs no pass
   // before "ssa": nothing more to do and no corpus to read, so none to ask
@@ -513,15 +525,8 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   }
   if (help)
     fputs(kPluginHelp, stderr);
-  if (gOptions.mode == PluginMode::Record) {
-    register_pass_info accessors;
-    accessors.pass = makeAccessorCountsPass(g);
-    accessors.reference_pass_name = "einline";
-    accessors.ref_pass_instance_number = 1;
-    accessors.pos_op = PASS_POS_INSERT_AFTER;
-    register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr,
-                      &accessors);
-  }
+  if (gOptions.mode == PluginMode::Record)
+    addPassAfter(info->base_name, makeAccessorCountsPass(g), "einline");
   // The history's path ends are x86-64 assembly (PathMiss.h).
   if (gOptions.historyLog2 != 0 && !TARGET_64BIT) {
     error("pathcov: history=N needs an x86-64 target");
@@ -555,11 +560,6 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   registerGcRoots(info->base_name);
   registerProcessCallRoots(info->base_name);
 
-  register_pass_info pass;
-  pass.pass = new PathProfilingPass(g);
-  pass.reference_pass_name = "ssa";
-  pass.ref_pass_instance_number = 1;
-  pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback(info->base_name, PLUGIN_PASS_MANAGER_SETUP, nullptr, &pass);
+  addPassAfter(info->base_name, new PathProfilingPass(g), "ssa");
   return 0;
 }

@@ -1,7 +1,9 @@
 """What the end-to-end test scripts share. Import it after
 `sys.path.insert(0, <testsuite directory>)`."""
 import argparse
+import glob
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -94,6 +96,14 @@ def residual_field_run(flags, sources, runtime, work, args):
     must([program, *args], "field run",
          env={**os.environ, "PATHCOV_REPORT_DIR": reports})
     return reports
+
+
+def functions_in(pattern):
+    """{function: its GIMPLE} in the one GCC dump file matching `pattern`."""
+    [dump] = glob.glob(pattern)
+    with open(dump) as f:
+        parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
+    return {part.split()[0]: part for part in parts}
 
 
 def fresh_directory(path):

@@ -1,7 +1,10 @@
 /* Functions of one path (check_accessor_counts.py): `width` calls the
    accessor `get`, which the early inliner inlines, so that nothing is left
    in `width` that could keep it from returning; `checked` calls
-   `must_be_positive`, which is kept out of line and may exit. */
+   `must_be_positive`, which is kept out of line and may exit; `thrice`
+   inlines `get` three times in a row, counted by one add
+   (plugin/CountMerge.h); `around` inlines it on both sides of a call that
+   may exit, counted by two. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,6 +16,10 @@ static int get(const struct box *b) { return b->w; }
 
 __attribute__((noinline)) static int width(const struct box *b) {
   return get(b) * 2;
+}
+
+__attribute__((noinline)) static int thrice(const struct box *b) {
+  return get(b) + get(b) * get(b);
 }
 
 __attribute__((noinline)) static int must_be_positive(int v) {
@@ -27,14 +34,19 @@ __attribute__((noinline)) static int checked(int v) {
   return must_be_positive(v) + 1;
 }
 
+__attribute__((noinline)) static int around(const struct box *b, int v) {
+  int before = get(b);
+  return before + must_be_positive(v) + get(b);
+}
+
 int main(int argc, char **argv) {
   struct box b = {argc, 2};
   long sum = 0;
   for (int i = 0; i < 10; ++i)
-    sum += width(&b);
+    sum += width(&b) + thrice(&b);
   printf("%ld\n", sum);
   for (int i = 1; i < argc; ++i)
-    sum += checked(atoi(argv[i]));
+    sum += checked(atoi(argv[i])) + around(&b, atoi(argv[i]));
   printf("%ld\n", sum);
   return 0;
 }

@@ -9,12 +9,15 @@ keeps its path's count, on accessors.c:
 - the profile is exact either way: width's path ran 10 times in 10 calls;
   checked ran 3 times, its path completed twice (the third call exited in
   must_be_positive, exit status 3);
+- thrice's three inlined calls of get count get's entries by one
+  `addq $3` (plugin/CountMerge.h), around's two, on either side of a call
+  that may exit, by two `addq $1`; get's path ran 44 times (10 calls from
+  width, 30 from thrice, 4 from around's two calls before the exit);
 - every function's entry count is a word of its own, next to the others
   (section .bss.pathcov_calls, abi.h's `calls`: eight to a cache line,
   where the descriptor gave each its own line).
 
 usage: check_accessor_counts.py PLUGIN RUNTIME PATHCOV WORKDIR"""
-import glob
 import json
 import os
 import re
@@ -23,17 +26,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+from testlib import FAILURES, check, finish, fresh_directory, functions_in, must  # noqa: E402
 
 SOURCE = os.path.join(HERE, "accessors.c")
-
-
-def functions_in(pattern):
-    """{function: its GIMPLE} in the one dump file matching `pattern`."""
-    [dump] = glob.glob(pattern)
-    with open(dump) as f:
-        parts = re.split(r"^;; Function ", f.read(), flags=re.M)[1:]
-    return {part.split()[0]: part for part in parts}
 
 
 def own_counters(body):
@@ -61,9 +56,18 @@ def main():
     r = subprocess.run(["nm", "-S", "-n", program], capture_output=True, text=True)
     words = [(int(m.group(1), 16), int(m.group(2), 16)) for m in re.finditer(
         r"^([0-9a-f]+) ([0-9a-f]+) b __pathcov_calls\.\d+$", r.stdout, re.M)]
-    check(len(words) == 5 and all(size == 8 for _, size in words) and
+    check(len(words) == 7 and all(size == 8 for _, size in words) and
           words[-1][0] - words[0][0] == 8 * (len(words) - 1),
-          "the 5 functions' entry counts: adjacent words", str(words))
+          "the 7 functions' entry counts: adjacent words", str(words))
+    merged = functions_in(os.path.join(work, "*.pathcov_merge_counts")).get("thrice", "")
+    adds = re.findall(r"addq \$(\d+), %0\" : \"\+m\" __pathcov_calls", merged)
+    check(sorted(adds) == ["1", "3"],
+          "thrice: its entries by one addq $1, get's three by one addq $3", merged)
+    merged = functions_in(os.path.join(work, "*.pathcov_merge_counts")).get("around", "")
+    adds = re.findall(r"addq \$(\d+), %0\" : \"\+m\" __pathcov_calls", merged)
+    check(adds == ["1", "1", "1"],
+          "around: its entries and get's two, a call between them, by three addq $1",
+          merged)
     profiles = os.path.join(work, "profiles")
     r = subprocess.run([program, "5", "7", "-1"], capture_output=True, text=True,
                        env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
@@ -72,7 +76,8 @@ def main():
     must([pathcov, "collect", "-o", corpus, profiles], "collect")
     with open(corpus, encoding="utf-8") as f:
         functions = {fn["name"]: fn for fn in json.load(f)["functions"]}
-    for name, calls, runs in (("width", 10, 10), ("checked", 3, 2)):
+    for name, calls, runs in (("width", 10, 10), ("checked", 3, 2), ("get", 44, 44),
+                              ("thrice", 10, 10), ("around", 2, 2)):
         fn = functions.get(name, {})
         counted = sum(p["count"] for p in fn.get("paths", []))
         check(fn.get("calls") == calls and counted == runs,

@@ -15,7 +15,6 @@ record_index.c:
   profile is the same.
 
 usage: check_record_index.py PLUGIN RUNTIME PATHCOV WORKDIR"""
-import glob
 import json
 import os
 import re
@@ -24,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import FAILURES, check, finish, fresh_directory, must  # noqa: E402
+from testlib import FAILURES, check, finish, fresh_directory, functions_in, must  # noqa: E402
 
 SOURCE = os.path.join(HERE, "record_index.c")
 
@@ -58,10 +57,7 @@ def main():
     program = os.path.join(work, "record_index")
     must(["gcc", "-O2", f"-fplugin={plugin}", "-fdump-tree-all", SOURCE,
           "-o", program, runtime, "-lpthread"], "record build", cwd=work)
-    [dump] = glob.glob(os.path.join(work, "*.pathcov"))
-    with open(dump) as f:
-        bodies = {part.split()[0]: part
-                  for part in re.split(r"^;; Function ", f.read(), flags=re.M)[1:]}
+    bodies = functions_in(os.path.join(work, "*.pathcov"))
     masked, counts = masked_counts(bodies.get("scan", ""))
     check(masked == 0 and counts > 0,
           f"scan: no count masks its id ({masked} of {counts} do)")
