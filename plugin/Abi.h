@@ -33,6 +33,7 @@ constexpr uint64_t kFlagThreeChoices = 1024;
 constexpr uint64_t kFlagSeenWords = 2048;
 constexpr uint64_t kFlagCallsArePath = 4096;
 constexpr uint64_t kFlagTestedWords = 8192;
+constexpr uint64_t kFlagPathsAreCalls = 16384;
 // log2 of the history=N ring, at kFlagHistoryShift (PATHCOV_FN_HISTORY_*).
 constexpr int kFlagHistoryShift = 16;
 // The thread's history record: its mask and ring (PATHCOV_HISTORY_*).

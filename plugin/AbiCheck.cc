@@ -25,6 +25,7 @@ static_assert(kFlagThreeChoices == PATHCOV_FN_THREE_CHOICES);
 static_assert(kFlagSeenWords == PATHCOV_FN_SEEN_WORDS);
 static_assert(kFlagCallsArePath == PATHCOV_FN_CALLS_ARE_PATH);
 static_assert(kFlagTestedWords == PATHCOV_FN_TESTED_WORDS);
+static_assert(kFlagPathsAreCalls == PATHCOV_FN_PATHS_ARE_CALLS);
 static_assert(kFlagHistoryShift == PATHCOV_FN_HISTORY_SHIFT);
 static_assert(kHistoryMaskOffset == PATHCOV_HISTORY_MASK);
 static_assert(kHistoryRingOffset == PATHCOV_HISTORY_RING);

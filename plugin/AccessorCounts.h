@@ -1,18 +1,21 @@
-// Record mode, PATHCOV_FN_CALLS_ARE_PATH (abi.h) decided late: a function
-// of one path whose calls the instrumentation could not tell would return
-// (C++ accessors call accessors; GCC learns that they are pure and finish,
-// and inlines them, only after the instrumentation ran) counts its entries
-// and its path. Once the early inliner has run on it, a pass looks again:
-// if nothing left in it can keep it from returning, its path end's count
-// goes and its descriptor says that its entries count its path.
+// Record mode, PATHCOV_FN_CALLS_ARE_PATH and PATHCOV_FN_PATHS_ARE_CALLS
+// (abi.h) decided late: a function without loops whose calls the
+// instrumentation could not tell would return (C++ accessors call
+// accessors; GCC learns that they are pure and finish, and inlines them,
+// only after the instrumentation ran) counts its entries and its paths.
+// Once the early inliner has run on it, a pass looks again: if nothing left
+// in it can keep it from returning, one path's end count goes (its entries
+// count it), or, of several paths, the entry count goes (its paths' counts
+// sum to its entries).
 #pragma once
 
 #include "GccIncludes.h"
 
 namespace pathcov {
 
-// Notes `fun`'s descriptor and counters: one path, counted at its end.
-void noteOnePathFunction(function *fun, tree descriptor, tree counters);
+// Notes `fun`'s descriptor and the counter to drop if it only returns: its
+// one path's (`counters`) or its entries' (`calls`).
+void noteLateCounts(function *fun, tree descriptor, tree counter);
 
 // A GIMPLE pass after "einline" for the noted functions.
 opt_pass *makeAccessorCountsPass(gcc::context *ctx);

@@ -281,6 +281,17 @@ private:
     // An accessor inlined in a loop would count twice per iteration.
     const bool callsArePath = f.numPaths == 1 && g.setjmpBlocks.empty() &&
                               onlyReturns(fun);
+    // Without loops, cuts or abnormal edges every call runs one path from
+    // entry to return, and where nothing can interrupt it the paths'
+    // counts sum to the calls: a comparator inlined in a loop counts once,
+    // not twice.
+    const bool oneRunAPath =
+        f.numPaths > 1 && !hashed && g.setjmpBlocks.empty() &&
+        std::all_of(numbered.dag.cfgEdgeRole.begin(), numbered.dag.cfgEdgeRole.end(),
+                    [](CfgEdgeRole r) {
+                      return r == CfgEdgeRole::InDag || r == CfgEdgeRole::Unreachable;
+                    });
+    const bool pathsAreCalls = oneRunAPath && onlyReturns(fun);
     // k=N: windows of paths only where one path can follow another.
     const bool kPaths = gOptions.k > 1 && !callsArePath &&
                         pathsFollowPaths(g, numbered.dag);
@@ -297,15 +308,15 @@ private:
     }
     spec.cfgChecksum = g.cfg.checksum();
     spec.numPaths = f.numPaths;
-    spec.flags = kFlagEntryCounted | (hashed ? kFlagHashed : 0) |
-                 (gOptions.atomic ? kFlagAtomic : 0) |
+    spec.flags = (pathsAreCalls ? kFlagPathsAreCalls : kFlagEntryCounted) |
+                 (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0) |
                  (callsArePath ? kFlagCallsArePath : 0);
     spec.tableSize = lastCounter;
     spec.numCounters = hashed ? 0 : counters;
     // A hashed function's paths are counted inline in seen slots once the
     // runtime gave them one (x86-64: PathMiss.h), not by a call each time.
     spec.seenSlots = hashed && TARGET_64BIT ? kRecordSeenSlots : 0;
-    spec.countsCalls = true;
+    spec.countsCalls = !pathsAreCalls;
     FunctionTables pathEnds;
     attachTables(pathEnds, emitFunctionTables(spec));
     pathEnds.pathEnd = hashed ? PathEnd::CountHashed : PathEnd::CountInline;
@@ -326,11 +337,13 @@ private:
         std::none_of(numbered.dag.cfgEdgeRole.begin(),
                      numbered.dag.cfgEdgeRole.end(),
                      [](CfgEdgeRole r) { return r == CfgEdgeRole::Abnormal; });
-    // One path, but calls not known to return: decided again after the
-    // early inliner (AccessorCounts.h).
+    // Calls not known to return: decided again after the early inliner
+    // (AccessorCounts.h).
     if (f.numPaths == 1 && !callsArePath && !kPaths && g.setjmpBlocks.empty() &&
         !hashed)
-      noteOnePathFunction(fun, pathEnds.descriptor, pathEnds.counters);
+      noteLateCounts(fun, pathEnds.descriptor, pathEnds.counters);
+    if (oneRunAPath && !pathsAreCalls)
+      noteLateCounts(fun, pathEnds.descriptor, pathEnds.calls);
     if (kPaths)
       pathEnds.kpaths = emitKPaths(pathEnds.descriptor, gOptions.k);
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);

@@ -311,14 +311,14 @@ FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   return {descriptor, counters, seen, calls};
 }
 
-void addDescriptorFlags(tree descriptor, uint64_t flags) {
+void setDescriptorFlags(tree descriptor, uint64_t add, uint64_t remove) {
   tree field = descriptorField(TREE_TYPE(descriptor), DescriptorField::Flags);
   unsigned i;
   tree index, value;
   FOR_EACH_CONSTRUCTOR_ELT(CONSTRUCTOR_ELTS(DECL_INITIAL(descriptor)), i, index, value)
     if (index == field)
       CONSTRUCTOR_ELT(DECL_INITIAL(descriptor), i)->value =
-          build_int_cstu(counterType(), tree_to_uhwi(value) | flags);
+          build_int_cstu(counterType(), (tree_to_uhwi(value) | add) & ~remove);
 }
 
 void emitMetadataOnly(const std::string &metadata) {

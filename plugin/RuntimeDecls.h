@@ -67,8 +67,9 @@ struct FunctionTableTrees {
   tree calls; // record mode's entry count
 };
 
-// Sets `flags` in an emitted descriptor (before the unit is output).
-void addDescriptorFlags(tree descriptor, uint64_t flags);
+// Sets `add` and clears `remove` in an emitted descriptor's flags (before
+// the unit is output).
+void setDescriptorFlags(tree descriptor, uint64_t add, uint64_t remove);
 
 // Emits the counters, the seen slots, the metadata record in section
 // .debug_pathcov (not loaded; the tools read it), the descriptor and its

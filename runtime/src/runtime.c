@@ -420,6 +420,13 @@ static void take_function(struct pathcov_function *const *p,
     struct written_pages written;
     written_pages_open(&written, (fn->table_size + 1) * sizeof fn->counters[0]);
     take_counters(fn, c, &written, 0, fn->table_size + 1);
+    /* Copies inlined before the plugin dropped the entry count may still
+     * count entries: the paths say how many there were. */
+    if (fn->flags & PATHCOV_FN_PATHS_ARE_CALLS) {
+      c->calls = 0;
+      for (size_t k = 0; k < c->len; ++k)
+        c->calls += c->paths[k].count;
+    }
     written_pages_close(&written);
     return;
   }

@@ -192,6 +192,9 @@ COUNTS = [
     function('src/w"eird\\.c:f\n\x01\xff\u00e9', 1, 1, [(0, 1)]),
     # PATHCOV_FN_CALLS_ARE_PATH: 6 entries, path 0 ran 6 times.
     function("accessor", 1, 6, [(0, 6)]),
+    # PATHCOV_FN_PATHS_ARE_CALLS: 5 calls, its paths' counts (the one entry
+    # counted is not read).
+    function("paths_are_calls", 3, 5, [(0, 2), (2, 3)]),
 ]
 
 

@@ -31,6 +31,9 @@ FAKE_FUNCTION(fn_o, "overflowing", 1000000, PATHCOV_FN_HASHED, 0);
 static uint64_t c_counters[FAKE_COUNTERS(1)];
 FAKE_FUNCTION(fn_c, "accessor", 1,
               PATHCOV_FN_ENTRY_COUNTED | PATHCOV_FN_CALLS_ARE_PATH, c_counters);
+/* Paths without a loop nothing can interrupt: their counts are its calls. */
+static uint64_t p_counters[FAKE_COUNTERS(3)];
+FAKE_FUNCTION(fn_p, "paths_are_calls", 3, PATHCOV_FN_PATHS_ARE_CALLS, p_counters);
 static uint64_t s_seen[2 * 16];
 FAKE_HASHED_SEEN(fn_s, "slotted", 1000000, s_seen, 16);
 /* 2^20 counters (8 MiB of .bss), as array-threshold gives a function of a
@@ -64,6 +67,9 @@ static void counts(void) {
   repeat(&fn_w, 0, 1);
   for (int i = 0; i < 6; ++i)
     fake_enter(&fn_c); /* and no fake_path: nothing counts its path */
+  repeat(&fn_p, 0, 2);
+  repeat(&fn_p, 2, 3);
+  fake_enter(&fn_p); /* a copy inlined before the plugin dropped the count */
 }
 
 /* One scenario's worth for many processes: a_calls 1 [[1, 3]], h [[42, 1]]. */

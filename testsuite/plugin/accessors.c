@@ -4,7 +4,10 @@
    `must_be_positive`, which is kept out of line and may exit; `thrice`
    inlines `get` three times in a row, counted by one add
    (plugin/CountMerge.h); `around` inlines it on both sides of a call that
-   may exit, counted by two. */
+   may exit, counted by two. Of two paths and no loop, `clamp` calls
+   nothing and `sign` only `get`: their paths' counts are their calls, and
+   neither counts its entries, `clamp` from the start, `sign` once the early
+   inliner has inlined `get` (PATHCOV_FN_PATHS_ARE_CALLS). */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,6 +23,12 @@ __attribute__((noinline)) static int width(const struct box *b) {
 
 __attribute__((noinline)) static int thrice(const struct box *b) {
   return get(b) + get(b) * get(b);
+}
+
+__attribute__((noinline)) static int clamp(int v) { return v > 5 ? v * 3 : v - 1; }
+
+__attribute__((noinline)) static int sign(const struct box *b) {
+  return get(b) > 2 ? 1 : -1;
 }
 
 __attribute__((noinline)) static int must_be_positive(int v) {
@@ -43,7 +52,7 @@ int main(int argc, char **argv) {
   struct box b = {argc, 2};
   long sum = 0;
   for (int i = 0; i < 10; ++i)
-    sum += width(&b) + thrice(&b);
+    sum += width(&b) + thrice(&b) + clamp(i) + sign(&b);
   printf("%ld\n", sum);
   for (int i = 1; i < argc; ++i)
     sum += checked(atoi(argv[i])) + around(&b, atoi(argv[i]));

@@ -12,7 +12,12 @@ keeps its path's count, on accessors.c:
 - thrice's three inlined calls of get count get's entries by one
   `addq $3` (plugin/CountMerge.h), around's two, on either side of a call
   that may exit, by two `addq $1`; get's path ran 44 times (10 calls from
-  width, 30 from thrice, 4 from around's two calls before the exit);
+  width, 30 from thrice, 4 from around's two calls before the exit, 10
+  from sign);
+- clamp (two paths, no call) never counts its entries; sign (two paths,
+  its call of get inlined early) counts them before the early inliner and
+  not after; the profile gives each 10 calls, clamp's paths run 6 and 4
+  times, sign's one path 10 times;
 - every function's entry count is a word of its own, next to the others
   (section .bss.pathcov_calls, abi.h's `calls`: eight to a cache line,
   where the descriptor gave each its own line).
@@ -56,9 +61,9 @@ def main():
     r = subprocess.run(["nm", "-S", "-n", program], capture_output=True, text=True)
     words = [(int(m.group(1), 16), int(m.group(2), 16)) for m in re.finditer(
         r"^([0-9a-f]+) ([0-9a-f]+) b __pathcov_calls\.\d+$", r.stdout, re.M)]
-    check(len(words) == 7 and all(size == 8 for _, size in words) and
+    check(len(words) == 8 and all(size == 8 for _, size in words) and
           words[-1][0] - words[0][0] == 8 * (len(words) - 1),
-          "the 7 functions' entry counts: adjacent words", str(words))
+          "the 8 functions' entry counts: adjacent words (clamp has none)", str(words))
     merged = functions_in(os.path.join(work, "*.pathcov_merge_counts")).get("thrice", "")
     adds = re.findall(r"addq \$(\d+), %0\" : \"\+m\" __pathcov_calls", merged)
     check(sorted(adds) == ["1", "3"],
@@ -68,6 +73,16 @@ def main():
     check(adds == ["1", "1", "1"],
           "around: its entries and get's two, a call between them, by three addq $1",
           merged)
+    # A function's own entry count, as the instrumentation made it, and
+    # how often a body counts into it.
+    made = functions_in(os.path.join(work, "*.pathcov"))
+    own = re.search(r"__pathcov_calls\.\d+", made.get("sign", ""))
+    entries = lambda body: body.count(own.group(0) + " ") if own else -1
+    check(entries(before.get("sign", "")) == 1 and entries(after.get("sign", "x")) == 0,
+          "sign: its entry count gone after the early inliner", after.get("sign", ""))
+    check("clamp" in made and "__pathcov_calls" not in made["clamp"] and
+          "__pathcov_counters" in made["clamp"],
+          "clamp: its paths counted, not its entries", made.get("clamp", ""))
     profiles = os.path.join(work, "profiles")
     r = subprocess.run([program, "5", "7", "-1"], capture_output=True, text=True,
                        env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
@@ -76,13 +91,16 @@ def main():
     must([pathcov, "collect", "-o", corpus, profiles], "collect")
     with open(corpus, encoding="utf-8") as f:
         functions = {fn["name"]: fn for fn in json.load(f)["functions"]}
-    for name, calls, runs in (("width", 10, 10), ("checked", 3, 2), ("get", 44, 44),
-                              ("thrice", 10, 10), ("around", 2, 2)):
+    for name, calls, runs in (("width", 10, 10), ("checked", 3, 2), ("get", 54, 54),
+                              ("thrice", 10, 10), ("around", 2, 2), ("clamp", 10, 10),
+                              ("sign", 10, 10)):
         fn = functions.get(name, {})
         counted = sum(p["count"] for p in fn.get("paths", []))
         check(fn.get("calls") == calls and counted == runs,
               f"{name}: {calls} calls, its path completed {runs} times "
               f"(profile: {fn.get('calls')} calls, {counted} runs)")
+    clamp = sorted(p["count"] for p in functions.get("clamp", {}).get("paths", []))
+    check(clamp == [4, 6], f"clamp: its paths ran 4 and 6 times ({clamp})")
     return finish(FAILURES, "ok: accessors count their calls, exactly")
 
 

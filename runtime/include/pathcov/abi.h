@@ -71,6 +71,12 @@
  * else counts it (the counters stay 0). One increment, not two, where an
  * accessor is inlined. */
 #define PATHCOV_FN_CALLS_ARE_PATH 4096u
+/* Record mode (ABI 10): the function has more than one path, no loop, and
+ * nothing in it can leave it but its returns (no call but to builtins
+ * that return), so every entry runs one path from entry to return: its
+ * entries are its paths' counts summed, and nothing counts them (`calls`
+ * is 0; no PATHCOV_FN_ENTRY_COUNTED). */
+#define PATHCOV_FN_PATHS_ARE_CALLS 16384u
 /* Residual mode (ABI 9), with PATHCOV_FN_BYTEMAP and PATHCOV_FN_SEEN_WORDS:
  * a path end may skip the bytemap and only count in the path's seen word,
  * tested paths included (where the id is not known at compile time: the
