@@ -1,18 +1,19 @@
 #!/bin/sh
 # Installs the Debian bookworm packages pathcov needs to build and test
 # (autotools and Meson: the build-system tests, docs/in-your-build.md;
-# csmith: residual mode on random programs, testsuite/residual),
-# if any are missing; with --bench, also what `make bench` needs (valgrind,
-# time, tclsh for sqlite's amalgamation, Unicode data for re2's tables);
+# csmith: residual mode on random programs, testsuite/residual; valgrind:
+# the runtime under memcheck, as test suites run it), if any are missing;
+# with --bench, also what `make bench` needs (time, tclsh for sqlite's
+# amalgamation, Unicode data for re2's tables);
 # with --fuzz, what `make fuzz` needs (AFL++).
 # Installing needs root (or sudo).
 set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
 libgtest-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libsqlite3-dev libdw-dev python3 python3-jsonschema lcov gcovr chromium
-autoconf automake libtool meson csmith libcsmith-dev"
+autoconf automake libtool meson csmith libcsmith-dev valgrind"
 case "${1:-}" in
---bench) packages="$packages valgrind time tcl unicode-data python3-six" ;;
+--bench) packages="$packages time tcl unicode-data python3-six" ;;
 --fuzz) packages="$packages afl++" ;; # brings clang: afl-clang-fast
 esac
 

@@ -300,6 +300,7 @@ struct written_pages {
 
 static void written_pages_open(struct written_pages *w, size_t bytes) {
   w->fd = -1;
+  w->first = 0;
   w->filled = 0;
   if (module.page_size && bytes / module.page_size >= PAGEMAP_MIN_PAGES) {
     const int saved = errno;

@@ -351,6 +351,24 @@ def scenario_large_array(a, tmp):
                   "exit", [function("big", big, 1, [(8, 1)])])
 
 
+def scenario_memcheck(a, tmp):
+    # Test suites run under Valgrind (jq's does): the runtime's profiles,
+    # of arrays, hashed functions, slots and forks, read nothing
+    # uninitialised and leave no error behind (a new user's jq failed
+    # its make check on one).
+    if not shutil.which("valgrind"):
+        raise Skip("no valgrind")
+    for scenario in ("counts", "large-array", "slots", "flush", "fork", "threads"):
+        proc = subprocess.run(
+            ["valgrind", "-q", "--error-exitcode=99", "--trace-children=yes",
+             a.prog, scenario],
+            capture_output=True, text=True,
+            env={**os.environ, "PATHCOV_PROFILE_DIR": os.path.join(tmp, scenario)})
+        if proc.returncode != 0 or "==" in proc.stderr:
+            raise Failure(f"{scenario} under memcheck: exit {proc.returncode}\n"
+                          f"{proc.stderr[:3000]}")
+
+
 def scenario_flush_fail(a, tmp):
     # A missing directory is created; one under a plain file cannot be.
     blocker = os.path.join(tmp, "a-file")
