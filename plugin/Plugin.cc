@@ -30,6 +30,9 @@ namespace pathcov {
 namespace {
 
 PluginOptions gOptions;
+// PATHCOV_FN_PATHS_ARE_CALLS for functions of fewer paths: counters of at
+// most 2 KiB, read at every profile.
+constexpr uint64_t kPathsAreCallsLimit = 256;
 // Made at the first function: GCC knows the unit's file only after
 // plugin_init.
 std::optional<ProjectPaths> gPaths;
@@ -284,9 +287,11 @@ private:
     // Without loops, cuts or abnormal edges every call runs one path from
     // entry to return, and where nothing can interrupt it the paths'
     // counts sum to the calls: a comparator inlined in a loop counts once,
-    // not twice.
+    // not twice. Without an entry count nothing says the function ran, and
+    // every profile reads its counters: a few cache lines at most.
     const bool oneRunAPath =
-        f.numPaths > 1 && !hashed && g.setjmpBlocks.empty() &&
+        f.numPaths > 1 && f.numPaths < kPathsAreCallsLimit && !hashed &&
+        g.setjmpBlocks.empty() &&
         std::all_of(numbered.dag.cfgEdgeRole.begin(), numbered.dag.cfgEdgeRole.end(),
                     [](CfgEdgeRole r) {
                       return r == CfgEdgeRole::InDag || r == CfgEdgeRole::Unreachable;

@@ -71,8 +71,8 @@
  * else counts it (the counters stay 0). One increment, not two, where an
  * accessor is inlined. */
 #define PATHCOV_FN_CALLS_ARE_PATH 4096u
-/* Record mode (ABI 10): the function has more than one path, no loop, and
- * nothing in it can leave it but its returns (no call but to builtins
+/* Record mode (ABI 10): the function has more than one path (and fewer
+ * than 256), no loop, and nothing in it can leave it but its returns (no call but to builtins
  * that return), so every entry runs one path from entry to return: its
  * entries are its paths' counts summed, and nothing counts them (`calls`
  * is 0; no PATHCOV_FN_ENTRY_COUNTED). */
