@@ -3,28 +3,31 @@
 
 #include "AccessorCounts.h"
 #include "Abi.h"
+#include "PathMiss.h"
 #include "RuntimeDecls.h"
 
 #include <map>
-#include <utility>
 
 namespace pathcov {
 
 namespace {
 
 // Per function (DECL_UID: never reused, unlike a collected decl's
-// address): its descriptor and the counter to drop. The varpool keeps
-// those alive (the descriptor is finalized and names the counter).
-std::map<unsigned, std::pair<tree, tree>> gLateCounts;
+// address): what noteLateCounts was told. The varpool keeps the trees
+// alive (the descriptor is finalized and names the counter).
+struct LateCount {
+  tree descriptor;
+  tree counter;
+  uint64_t flag; // for the descriptor once the counter's counts are gone
+};
+std::map<unsigned, LateCount> gLateCounts;
 
-// Whether `stmt` is a count into `counter` (a path end's or the entry's
-// asm).
+// Whether `stmt` is a count into `counter` (a path end's or the entry's).
 bool countsInto(const gimple *stmt, tree counter) {
-  const gasm *count = dyn_cast<const gasm *>(stmt);
-  if (!count || gimple_asm_noutputs(count) == 0)
-    return false;
-  tree base = get_base_address(TREE_VALUE(gimple_asm_output_op(count, 0)));
-  return base == counter;
+  uint64_t by = 0;
+  return isCountAsm(stmt, by) &&
+         get_base_address(TREE_VALUE(gimple_asm_output_op(
+             as_a<const gasm *>(stmt), 0))) == counter;
 }
 
 const pass_data kAccessorCountsPassData = {
@@ -43,27 +46,26 @@ public:
 
   unsigned int execute(function *fun) override {
     const auto found = gLateCounts.find(DECL_UID(fun->decl));
-    const auto [descriptor, counter] = found->second;
+    const LateCount late = found->second;
     gLateCounts.erase(found);
     if (!onlyReturns(fun))
       return 0;
     basic_block bb;
     FOR_EACH_BB_FN(bb, fun)
-    removeStatements(bb, [counter = counter](const gimple *stmt) {
-      return countsInto(stmt, counter);
+    removeStatements(bb, [&late](const gimple *stmt) {
+      return countsInto(stmt, late.counter);
     });
-    if (TREE_CODE(TREE_TYPE(counter)) == ARRAY_TYPE)
-      setDescriptorFlags(descriptor, kFlagCallsArePath, 0);
-    else
-      setDescriptorFlags(descriptor, kFlagPathsAreCalls, kFlagEntryCounted);
+    // Without an entry count nothing says the function ran.
+    setDescriptorFlags(late.descriptor, late.flag,
+                       late.flag == kFlagPathsAreCalls ? kFlagEntryCounted : 0);
     return 0;
   }
 };
 
 } // namespace
 
-void noteLateCounts(function *fun, tree descriptor, tree counter) {
-  gLateCounts[DECL_UID(fun->decl)] = {descriptor, counter};
+void noteLateCounts(function *fun, tree descriptor, tree counter, uint64_t flag) {
+  gLateCounts[DECL_UID(fun->decl)] = {descriptor, counter, flag};
 }
 
 opt_pass *makeAccessorCountsPass(gcc::context *ctx) {

@@ -13,9 +13,10 @@
 
 namespace pathcov {
 
-// Notes `fun`'s descriptor and the counter to drop if it only returns: its
-// one path's (`counters`) or its entries' (`calls`).
-void noteLateCounts(function *fun, tree descriptor, tree counter);
+// Notes `fun`'s descriptor and the counter to drop if it only returns, with
+// the flag that then says so: its one path's (`counters`,
+// kFlagCallsArePath) or its entries' (`calls`, kFlagPathsAreCalls).
+void noteLateCounts(function *fun, tree descriptor, tree counter, uint64_t flag);
 
 // A GIMPLE pass after "einline" for the noted functions.
 opt_pass *makeAccessorCountsPass(gcc::context *ctx);

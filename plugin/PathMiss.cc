@@ -191,11 +191,9 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
   if (tables.seenWords)
     return buildWordMissAsm(tables, id);
   AsmOperands asmOps;
-  // Record mode's tag is the id itself, and 65536 slots index by its low
-  // half: two instructions fewer than `id + 1` and a mask.
-  const bool tagIsId = tables.seen && tables.stub == kRecordMissStub &&
-                       tables.seenSlots == 65536;
-  // The slot's index and the tag it should hold.
+  // abi.h: a record-mode tag is the id itself, a residual one id + 1.
+  const bool tagIsId = tables.stub == kRecordMissStub;
+  // The slot's index and, in residual mode, the tag it should hold.
   const std::string scratch = tables.seen ? asmOps.scratch() : "";
   const std::string tag = tables.seen && !tagIsId ? asmOps.scratch() : "";
   if (tables.seen)
@@ -207,15 +205,16 @@ gasm *buildMissAsm(const MissTables &tables, tree id) {
         asmOps.input("r", build_fold_addr_expr(tables.seen));
     // The slot k's tag at seen[k], its count at seen[seenSlots + k].
     const std::string tagAt = "(" + seenOp + "," + scratch + ",8)";
-    if (tagIsId) {
-      text = "movzwl %w" + idOp.substr(1) + ", %k" + scratch.substr(1) +
-             "\n\tcmpq " + idOp + ", " + tagAt + "\n\tje 1f\n\t";
-    } else {
-      text = "movq " + idOp + ", " + scratch + "\n\tandl $" +
-             std::to_string(tables.seenSlots - 1) + ", %k" +
-             scratch.substr(1) + "\n\tleaq 1(" + idOp + "), " + tag +
-             "\n\tcmpq " + tag + ", " + tagAt + "\n\tje 1f\n\t";
-    }
+    // 65536 slots index by the id's low half, one movzwl.
+    text = tables.seenSlots == 65536
+               ? "movzwl %w" + idOp.substr(1) + ", %k" + scratch.substr(1)
+               : "movq " + idOp + ", " + scratch + "\n\tandl $" +
+                     std::to_string(tables.seenSlots - 1) + ", %k" +
+                     scratch.substr(1);
+    text += tagIsId ? "\n\tcmpq " + idOp + ", " + tagAt
+                    : "\n\tleaq 1(" + idOp + "), " + tag + "\n\tcmpq " + tag +
+                          ", " + tagAt;
+    text += "\n\tje 1f\n\t";
     tail = countSlot(tables.atomic, std::to_string(8 * tables.seenSlots) + tagAt);
   }
   const std::string fnOp =

@@ -346,9 +346,9 @@ private:
     // (AccessorCounts.h).
     if (f.numPaths == 1 && !callsArePath && !kPaths && g.setjmpBlocks.empty() &&
         !hashed)
-      noteLateCounts(fun, pathEnds.descriptor, pathEnds.counters);
+      noteLateCounts(fun, pathEnds.descriptor, pathEnds.counters, kFlagCallsArePath);
     if (oneRunAPath && !pathsAreCalls)
-      noteLateCounts(fun, pathEnds.descriptor, pathEnds.calls);
+      noteLateCounts(fun, pathEnds.descriptor, pathEnds.calls, kFlagPathsAreCalls);
     if (kPaths)
       pathEnds.kpaths = emitKPaths(pathEnds.descriptor, gOptions.k);
     instrumentPaths(g, numbered, chords, pathEnds, gOptions);

@@ -337,9 +337,10 @@ static inline int is_residual(const struct pathcov_function *fn) {
          (fn->flags & PATHCOV_FN_RESIDUAL);
 }
 
-/* The tag of path id's seen slot (abi.h) in fn (a residual function, or
- * a hashed record-mode one), or NULL when fn has none (or a slot count
- * that is not a power of two, or seen words). */
+/* The tag of path id's seen slot (abi.h) in residual function fn, or NULL
+ * when fn has none (or a slot count that is not a power of two, or seen
+ * words). A record-mode function's slots are runtime.c's: their tags are
+ * the ids, and the runtime lists the ones it claims. */
 static inline uint64_t *seen_slot(const struct pathcov_function *fn,
                                   uint64_t id) {
   uint64_t n = fn->seen_slots;
