@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """pathcov benchmark harness (`make bench`): Debian source packages built in
-eight variants (plain -O2, -O2 --coverage, pathcov record mode, alone and
-with paths across iterations (k=2, k=4), pathcov residual mode against two
+nine variants (plain -O2, -O2 --coverage, pathcov record mode, alone, with
+paths across iterations (k=2, k=4) and with its last run's corpus
+(corpus=), pathcov residual mode against two
 corpora, and the second with the path history on), each running a CPU-bound workload interleaved several times.
 
 Residual scenario (a): the corpus is recorded on the workload itself, so the
@@ -35,13 +36,15 @@ import residual_oracle  # noqa: E402
 import stats as pstats  # noqa: E402
 from packages import PACKAGES  # noqa: E402
 
-VARIANTS = ["plain", "gcov", "record", "rec_k2", "rec_k4", "res_a", "res_b", "res_h"]
+VARIANTS = ["plain", "gcov", "record", "rec_k2", "rec_k4", "rec_pg", "res_a", "res_b",
+            "res_h"]
 VARIANT_TITLE = {
     "plain": "-O2",
     "gcov": "-O2 --coverage",
     "record": "record",
     "rec_k2": "record k=2",
     "rec_k4": "record k=4",
+    "rec_pg": "record corpus=",
     "res_a": "residual (a)",
     "res_b": "residual (b)",
     "res_h": "residual (b) + history",
@@ -55,6 +58,10 @@ HISTORY = 256
 TEST_VARIANTS = ("plain", "gcov", "record")  # the test suite timed in each
 # Record mode with paths across iterations (issue 14): k=N per variant.
 KPATHS = {"rec_k2": 2, "rec_k4": 4}
+# Record mode with the last run's corpus (corpus (a): the same workload, as
+# a test suite's next run has its last one), which places the increments
+# (issue 16): the same paths as record mode.
+PROFILED = "rec_pg"
 NATIVE = ["setarch", "-R"]
 VALGRIND_NONE = ["valgrind", "--tool=none", "-q"]
 
@@ -327,6 +334,8 @@ def variant_flags(paths, work):
     }
     for v, k in KPATHS.items():
         flags[v] = (f"{base} -fplugin={plugin} -fplugin-arg-pathcov-k={k}", rt)
+    flags[PROFILED] = (f"{base} -fplugin={plugin} "
+                       f"-fplugin-arg-pathcov-corpus={os.path.join(work, 'corpus-a.json')}", rt)
     for v, c, more in (("res_a", "corpus-a.json", ""), ("res_b", "corpus-b.json", ""),
                        ("res_h", "corpus-b.json",
                         f" -fplugin-arg-pathcov-history={HISTORY}")):
@@ -410,6 +419,7 @@ def bench_package(pkg, args, paths, res):
     res["corpus"] = {"a": corpus_facts(os.path.join(work, "corpus-a.json")),
                      "b": corpus_facts(os.path.join(work, "corpus-b.json"))}
 
+    build(PROFILED)
     for v in RESIDUAL:
         build(v)
         res["stats"][v] = pstats.residual_stats(os.path.join(work, f"stats-{v}.jsonl"),
@@ -458,19 +468,21 @@ def bench_package(pkg, args, paths, res):
             oracle_fail[v].append(f"{what}: differs too")
         res["actual_b"] = residual_oracle.summary(actual)
 
-    # The k=N builds count the same paths as record mode on the same
-    # workload (the executed corpus, natively), and windows no more often
-    # than their first path runs.
-    kpath_fail = []
+    # The k=N and corpus= builds count the same paths as record mode on
+    # the same workload (the executed corpus, natively), and windows no
+    # more often than their first path runs.
+    paths_fail = []
     res["kpaths"] = {}
 
-    def check_kpaths(v, run_dir):
-        corpus = os.path.join(work, f"kpaths-{v}.json")
+    def check_record_paths(v, run_dir):
+        corpus = os.path.join(work, f"paths-{v}.json")
         run([pathcov, "collect", "-o", corpus, os.path.join(run_dir, "profiles")])
         got = residual_oracle.corpus_paths(corpus)
         want = residual_oracle.corpus_paths(os.path.join(work, "executed-full.json"))
         if got != want:
-            kpath_fail.append(f"{VARIANT_TITLE[v]}: its paths differ from record mode's")
+            paths_fail.append(f"{VARIANT_TITLE[v]}: its paths differ from record mode's")
+        if v not in KPATHS:
+            return
         with open(corpus, encoding="utf-8") as f:
             functions = [fn for fn in json.load(f)["functions"] if "skipped" not in fn]
         windows = runs = 0
@@ -480,7 +492,7 @@ def bench_package(pkg, args, paths, res):
                 windows += 1
                 runs += w["count"]
                 if w["count"] > counts.get(w["ids"][0], 0):
-                    kpath_fail.append(f"{VARIANT_TITLE[v]}: {fn['identity']} window "
+                    paths_fail.append(f"{VARIANT_TITLE[v]}: {fn['identity']} window "
                                       f"{w['ids']} ran more often than its first path")
         res["kpaths"][v] = {"functions": sum(1 for fn in functions if fn.get("k", 1) > 1),
                             "windows": windows, "runs": runs,
@@ -505,8 +517,8 @@ def bench_package(pkg, args, paths, res):
                 raise BenchError(f"{pkg.name} {v}: outputs differ between runs")
             if v in RESIDUAL:
                 check_oracle(v, os.path.join(d, "reports"), "full", f"timing run {i + 1}")
-            if v in KPATHS and i == 0:
-                check_kpaths(v, d)
+            if (v in KPATHS or v == PROFILED) and i == 0:
+                check_record_paths(v, d)
             log(f"{pkg.name} run {i + 1}/{args.runs} {VARIANT_TITLE[v]}: {wall:.3f} s, {rss} KiB")
             for st in steps[v]:  # keep the disk small: outputs are checked by checksum
                 try:
@@ -538,9 +550,9 @@ def bench_package(pkg, args, paths, res):
         out_fail.append(msg)
     res["outputs"] = "identical" if not out_fail else "FAIL: " + "; ".join(out_fail)
     res["output_sums"] = sums["plain"]
-    res["oracle_k"] = "pass" if not kpath_fail else "FAIL: " + "; ".join(kpath_fail)
-    if kpath_fail:
-        raise BenchError(f"{pkg.name}: k-paths: " + "; ".join(kpath_fail))
+    res["oracle_paths"] = "pass" if not paths_fail else "FAIL: " + "; ".join(paths_fail)
+    if paths_fail:
+        raise BenchError(f"{pkg.name}: record mode's paths: " + "; ".join(paths_fail))
     for v in RESIDUAL:
         f = oracle_fail[v] + out_fail
         res["oracle"][v] = "pass" if not f else "FAIL: " + "; ".join(f)
@@ -717,7 +729,7 @@ def write_doc(results, args, paths, out):
             krows.append(row)
             windows = [str(r.get("kpaths", {}).get(v, {}).get("windows", "-")) for v in KPATHS]
             A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row) + " | " +
-              " | ".join(windows) + f" | {verdict(r.get('oracle_k', '-'))} |")
+              " | ".join(windows) + f" | {verdict(r.get('oracle_paths', '-'))} |")
         A("| **median** | " + " | ".join(fmt(med([h[i] for h in krows])) for i in range(8)) +
           " | | | |")
         A("")
@@ -725,6 +737,23 @@ def write_doc(results, args, paths, out):
           fmt(med([key_ratio(r, "record", "ir") for r in ok])) + ", k=2 " +
           fmt(med([key_ratio(r, "rec_k2", "ir") for r in ok])) + ", k=4 " +
           fmt(med([key_ratio(r, "rec_k4", "ir") for r in ok])) + " (medians).")
+        A("")
+        A("Record mode with `corpus=` (issue 16): built with the corpus of its own last run "
+          "on the workload, whose counts place the increments (docs/record-mode.md), against "
+          "record mode without it; the paths it counts are checked against record mode's:")
+        A("")
+        A("| program | Ir against -O2 | Ir | run time | size | compile | same paths |")
+        A("|---|---:|---:|---:|---:|---:|---|")
+        prows = []
+        for r in ok:
+            row = [key_ratio(r, PROFILED, "ir"), key_ratio(r, PROFILED, "ir", "record"),
+                   wall_ratio(r, PROFILED, "record"), key_ratio(r, PROFILED, "size", "record"),
+                   key_ratio(r, PROFILED, "compile", "record")]
+            prows.append(row)
+            A(f"| {r['name']} | " + " | ".join(fmt(x) for x in row) +
+              f" | {verdict(r.get('oracle_paths', '-'))} |")
+        A("| **median** | " + " | ".join(fmt(med([h[i] for h in prows])) for i in range(5)) +
+          " | |")
         A("")
         A("Targets of issue 16 (record mode; measured, not asserted):")
         A("")
@@ -736,6 +765,12 @@ def write_doc(results, args, paths, out):
         target("record Ir at or below gcov's", "every package", f"{at_gcov} of {len(pairs)}",
                at_gcov == len(pairs))
         at_most("record Ir, median", 1.15, rec_ir, med)
+        pg_ir = [key_ratio(r, PROFILED, "ir") for r in ok]
+        pairs = [(x, g) for x, g in zip(pg_ir, ir["gcov"]) if x is not None and g is not None]
+        at_gcov = sum(1 for x, g in pairs if x <= g)
+        target("record with corpus= Ir at or below gcov's", "every package",
+               f"{at_gcov} of {len(pairs)}", at_gcov == len(pairs))
+        at_most("record with corpus= Ir, median", 1.15, pg_ir, med)
         rc = [key_ratio(r, "record", "compile") for r in ok]
         at_most("record compile time, median", 1.10, rc, med)
         at_most("record compile time, worst", 1.25, rc, max)
@@ -756,10 +791,11 @@ def write_doc(results, args, paths, out):
             A("")
     A("## How it is measured")
     A("")
-    A("Each Debian source package is built in eight variants: plain `-O2`, `-O2 --coverage` "
+    A("Each Debian source package is built in nine variants: plain `-O2`, `-O2 --coverage` "
       "(gcov, `-fprofile-update=single` on the command line; whether the driver still made the "
-      "counters atomic is stated per program), pathcov record mode, alone and with `k=2` and "
-      "`k=4` (paths across iterations), pathcov residual mode "
+      "counters atomic is stated per program), pathcov record mode, alone, with `k=2` and "
+      "`k=4` (paths across iterations) and with `corpus=` its own last run's corpus (corpus "
+      "(a)), pathcov residual mode "
       f"compiled against two corpora, and the second again with the path history (`history={HISTORY}`). pathcov counters are non-atomic (the default) in record mode "
       "and for residual mode's tested paths; residual paths are always counted atomically by the "
       "runtime. pathcov instruments no function defined in a system header (its default, "

@@ -9,6 +9,7 @@
 #include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/core/Chords.h"
 #include "pathcov/core/Dag.h"
+#include "pathcov/core/Paths.h"
 
 #include "AccessorCounts.h"
 #include "CountMerge.h"
@@ -273,8 +274,8 @@ private:
   unsigned int instrumentRecord(function *fun, const GimpleCfg &g,
                                 const NumberedDag &numbered,
                                 const FunctionMetadata &f) {
-    const ChordPlacement chords =
-        computeChordIncrements(numbered.dag, numbered.ballLarus, {});
+    const ChordPlacement chords = computeChordIncrements(
+        numbered.dag, numbered.ballLarus, {}, lastRunEdgeCounts(numbered, f));
     // Inline counters: a power of two of them, the first num_paths one per
     // path, the rest for ids out of range; the id is masked into them (one
     // AND where a bound took a compare and a conditional move).
@@ -355,6 +356,29 @@ private:
     return TODO_update_ssa |
            (hashed || gOptions.atomic || kPaths ? TODO_rebuild_cgraph_edges
                                                 : 0);
+  }
+
+  // Record mode with corpus=: how often the corpus's tests ran each DAG
+  // edge, where it has the function with this CFG (the ids are then this
+  // numbering's); else nothing, and the compiler's estimates place the
+  // chords. The ids and counts are the same either way.
+  static std::vector<uint64_t> lastRunEdgeCounts(const NumberedDag &numbered,
+                                                 const FunctionMetadata &f) {
+    if (gOptions.corpus.empty())
+      return {};
+    std::string corpusProblem;
+    for (const TestedPaths &entry : gCorpus.find(f.identity, corpusProblem))
+      if (entry.checksum == f.checksum && entry.counts.size() == entry.ids.size()) {
+        try {
+          return edgeRunsOfPaths(numbered.dag, numbered.ballLarus, entry.ids,
+                                 entry.counts);
+        } catch (const std::out_of_range &) {
+          return {}; // not this numbering's ids after all: no guidance
+        }
+      }
+    if (!corpusProblem.empty())
+      error("pathcov: corpus %s", corpusProblem.c_str());
+    return {};
   }
 
   unsigned int instrumentResidual(function *fun, const GimpleCfg &g,
@@ -550,7 +574,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     error("pathcov: history=N needs an x86-64 target");
     return 1;
   }
-  if (gOptions.mode == PluginMode::Residual) {
+  if (!gOptions.corpus.empty()) {
     const std::string corpusProblem = gCorpus.open(gOptions.corpus);
     if (!corpusProblem.empty()) {
       // Build systems compile in directories of their own (CMake: the build
@@ -564,6 +588,8 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
         error("pathcov: corpus %s", corpusProblem.c_str());
       return 1;
     }
+  }
+  if (gOptions.mode == PluginMode::Residual) {
     register_callback(info->base_name, PLUGIN_FINISH_UNIT,
                       [](void *, void *) {
                         if (gOptions.stats)

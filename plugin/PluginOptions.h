@@ -13,7 +13,9 @@ enum class PluginMode { Record, Residual };
 
 struct PluginOptions {
   PluginMode mode = PluginMode::Record;
-  std::string corpus;             // residual mode: the tested-path corpus
+  // The tested-path corpus: residual mode's tested paths; in record mode
+  // (optional) its counts place the chords (profile-guided placement).
+  std::string corpus;
   std::string sourceRoot;         // recorded paths below it are relative
   ResidualLimits residualLimits;  // when a function's table is an array
   bool warnStale = true;

@@ -32,6 +32,19 @@ std::vector<DagEdgeId> regeneratePath(const Dag &dag,
   return path;
 }
 
+std::vector<uint64_t> edgeRunsOfPaths(const Dag &dag,
+                                      const BallLarusNumbering &bl,
+                                      const std::vector<uint64_t> &ids,
+                                      const std::vector<uint64_t> &counts) {
+  if (counts.size() != ids.size())
+    throw std::invalid_argument("path counts do not match the path ids");
+  std::vector<uint64_t> runs(dag.edges.size(), 0);
+  for (size_t i = 0; i < ids.size(); ++i)
+    for (DagEdgeId e : regeneratePath(dag, bl, ids[i]))
+      runs[e] = saturatingAdd(runs[e], counts[i]);
+  return runs;
+}
+
 namespace {
 void checkIsPath(const Dag &dag, const std::vector<DagEdgeId> &path) {
   BlockId at = dag.entry;

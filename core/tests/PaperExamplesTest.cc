@@ -229,6 +229,36 @@ TEST(PaperExamples, BallLarusFigures5To7) {
             expectedChords);
 }
 
+// Figure 5's graph with a corpus's counts: ACDF (id 0) ran 5 times, ABDEF
+// (id 5) twice. Each edge ran as often as the paths through it; by those
+// runs the spanning tree keeps the edges that ran, so the edge no path
+// took (B->C) is a chord and the hotter path crosses one chord only.
+TEST(PaperExamples, BallLarusFigure5EdgeRuns) {
+  const NamedCfg g("ABCDEF",
+                   {"A>C", "A>B", "B>C", "B>D", "C>D", "D>F", "D>E", "E>F"});
+  const NumberedDag n = numberBallLarus(g.cfg);
+  const std::vector<uint64_t> runs =
+      edgeRunsOfPaths(n.dag, n.ballLarus, {0, 5}, {5, 2});
+  const std::map<std::string, uint64_t> expected{
+      {"A>C", 5}, {"C>D", 5}, {"D>F", 5}, {"A>B", 2},
+      {"B>D", 2}, {"D>E", 2}, {"E>F", 2}, {"B>C", 0}};
+  for (const auto &[edge, count] : expected)
+    EXPECT_EQ(runs[g.dagEdge(n.dag, edge)], count) << edge;
+
+  const ChordPlacement chords =
+      computeChordIncrements(n.dag, n.ballLarus, {}, runs);
+  EXPECT_FALSE(chords.inTree[g.dagEdge(n.dag, "B>C")]);
+  size_t crossed = 0;
+  for (DagEdgeId e : pathFromBlocks(n.dag, g.blocks("ACDF")))
+    crossed += !chords.inTree[e];
+  EXPECT_EQ(crossed, 1u);
+  EXPECT_EQ(chordSum(pathFromBlocks(n.dag, g.blocks("ABDEF")), chords).ballLarus, 5);
+
+  EXPECT_THROW(edgeRunsOfPaths(n.dag, n.ballLarus, {6}, {1}), std::out_of_range);
+  EXPECT_THROW(edgeRunsOfPaths(n.dag, n.ballLarus, {0, 5}, {1}),
+               std::invalid_argument);
+}
+
 // Ball-Larus Figure 10: a loop; the four kinds of path get distinct ids.
 TEST(PaperExamples, BallLarusFigure10Loop) {
   const NamedCfg g("ABCDEF",

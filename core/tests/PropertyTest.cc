@@ -1005,13 +1005,27 @@ std::string propertyEventCounting(const Cfg &cfg, uint64_t seed,
   // random numbers of times, each edge as often as the paths through it.
   // The tree by them; the same sums.
   std::vector<uint64_t> ids, counts;
-  std::vector<uint64_t> edgeCounts(dag.edges.size(), 0);
+  uint64_t runs = 0;
   for (uint64_t id : std::set<uint64_t>(interesting.begin(), interesting.end())) {
     ids.push_back(id);
     counts.push_back(1 + rng() % 1000);
-    for (DagEdgeId e : regeneratePath(dag, bl, id))
-      edgeCounts[e] += counts.back();
+    runs += counts.back();
   }
+  const std::vector<uint64_t> edgeCounts = edgeRunsOfPaths(dag, bl, ids, counts);
+  // A flow: every run leaves ENTRY and reaches EXIT, and what enters a
+  // block leaves it.
+  std::vector<uint64_t> in(dag.numNodes(), 0), out(dag.numNodes(), 0);
+  for (DagEdgeId e = 0; e < dag.edges.size(); ++e) {
+    out[dag.edges[e].src] += edgeCounts[e];
+    in[dag.edges[e].dst] += edgeCounts[e];
+  }
+  PROP(out[dag.entry] == runs && in[dag.exit] == runs,
+       "edge runs: " << out[dag.entry] << " leave ENTRY, " << in[dag.exit]
+                     << " reach EXIT, of " << runs);
+  for (BlockId v = 0; v < dag.numNodes(); ++v)
+    if (v != dag.entry && v != dag.exit)
+      PROP(in[v] == out[v], "edge runs: block " << v << " entered " << in[v]
+                                                << " times, left " << out[v]);
   const ChordPlacement measured =
       computeChordIncrements(dag, bl, ppp.weight, edgeCounts);
   PROP_CHECK(checkSpanningTree(dag, measured, edgeCounts));

@@ -14,6 +14,14 @@ std::vector<DagEdgeId> regeneratePath(const Dag &dag,
                                       const BallLarusNumbering &bl,
                                       uint64_t id);
 
+// How often the paths `ids` ran each DAG edge, path `ids[i]` `counts[i]`
+// times (saturating): computeChordIncrements' measured edge counts, from a
+// corpus. Throws std::out_of_range for an id that is not a path.
+std::vector<uint64_t> edgeRunsOfPaths(const Dag &dag,
+                                      const BallLarusNumbering &bl,
+                                      const std::vector<uint64_t> &ids,
+                                      const std::vector<uint64_t> &counts);
+
 // The Ball-Larus id of a path given as DAG edges (the sum of their values).
 // Throws GraphError if the edges do not form an ENTRY->EXIT path.
 uint64_t ballLarusIdOf(const Dag &dag, const BallLarusNumbering &bl,
