@@ -66,13 +66,27 @@ ProjectPaths::ProjectPaths(const std::string &cwd, const std::string &sourceRoot
     : cwd_(cwd), rootGiven_(!sourceRoot.empty()),
       prefixMap_(std::move(prefixMap)) {
   const std::string unit = absoluteNormal(unitFile, cwd);
+  if (!isMadeUpName(unit))
+    unitDir_ = fs::path(unit).parent_path().string();
   root_ = rootGiven_ ? absoluteNormal(sourceRoot, cwd)
           : isMadeUpName(unit) ? ""
                                : findProjectRoot(unit);
 }
 
+std::string ProjectPaths::resolve(const std::string &path) const {
+  const std::string fromCwd = absoluteNormal(path, cwd_);
+  if (isMadeUpName(path) || path[0] == '/' || unitDir_.empty() ||
+      unitDir_ == cwd_)
+    return fromCwd;
+  std::error_code error;
+  if (fs::exists(fromCwd, error))
+    return fromCwd;
+  const std::string fromUnit = absoluteNormal(path, unitDir_);
+  return fs::exists(fromUnit, error) ? fromUnit : fromCwd;
+}
+
 std::string ProjectPaths::operator()(const std::string &path) const {
-  const std::string absolute = absoluteNormal(path, cwd_);
+  const std::string absolute = resolve(path);
   if (isMadeUpName(absolute))
     return absolute;
   if (rootGiven_)

@@ -74,6 +74,26 @@ TEST(ProjectPaths, RelativeToTheUnitsCheckoutWhateverTheDirectory) {
   }
 }
 
+// gawk's awkgram.c, shipped in the source tree, says `#line "awkgram.y"`;
+// built out of tree, that name is not in the compiler's directory but
+// beside the unit. A name that is in the compiler's directory, or in
+// neither, stays relative to it.
+TEST(ProjectPaths, LineNamesBesideTheUnitInOutOfTreeBuilds) {
+  Tree t;
+  t.make("src/.pathcov-root", false);
+  t.make("src/awkgram.y", false);
+  t.make("src/both.y", false);
+  t.make("build/both.y", false);
+  const std::string src = (t.dir / "src").string();
+  const std::string build = (t.dir / "build").string();
+  const ProjectPaths paths(build, "", "../src/awkgram.c", noMap);
+  EXPECT_EQ(paths.root(), src);
+  EXPECT_EQ(paths("awkgram.y"), "awkgram.y");
+  EXPECT_EQ(paths("both.y"), build + "/both.y");
+  EXPECT_EQ(paths("missing.y"), build + "/missing.y");
+  EXPECT_EQ(paths(src + "/awkgram.c"), "awkgram.c");
+}
+
 TEST(ProjectPaths, SourceRootFirstThenPrefixMapsThenCheckout) {
   Tree t;
   t.make("proj/.git", true);

@@ -53,7 +53,10 @@ public:
   ProjectPaths(const std::string &cwd, const std::string &sourceRoot,
                const std::string &unitFile, PrefixMap prefixMap);
 
-  // Below source-root: relative to it; else, if a prefix map changes it:
+  // A relative `path` is relative to the compiler's directory, or to the
+  // unit's when only there is such a file (a generated parser's #line
+  // name in an out-of-tree build). Then:
+  // below source-root: relative to it; else, if a prefix map changes it:
   // the mapped path; else, below the unit's checkout root: relative to it;
   // else absolute.
   std::string operator()(const std::string &path) const;
@@ -62,7 +65,14 @@ public:
   const std::string &root() const { return root_; }
 
 private:
+  // A relative name against the compiler's directory, as GCC opened it;
+  // one that is not there (a `#line "parse.y"` that bison wrote in the
+  // source tree, compiled from a build directory) against the unit's own
+  // directory where the file is there.
+  std::string resolve(const std::string &path) const;
+
   std::string cwd_;
+  std::string unitDir_;
   std::string root_;
   bool rootGiven_; // root_ is source-root=, which comes before prefix maps
   PrefixMap prefixMap_;
