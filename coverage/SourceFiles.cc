@@ -70,19 +70,27 @@ SourceFiles::lines(const std::string &recorded,
 void SourceFiles::reportUnread(const std::string &command) const {
   std::string names;
   size_t unread = 0;
+  bool relative = false; // --source-root can help only those
   for (const auto &[key, text] : read_)
-    if (!text && ++unread <= 3)
-      names += (names.empty() ? "" : ", ") + key.first;
+    if (!text) {
+      relative = relative || key.first.empty() || key.first[0] != '/';
+      if (++unread <= 3)
+        names += (names.empty() ? "" : ", ") + key.first;
+    }
   if (!unread)
     return;
   const bool one = unread == 1;
   std::cerr << "pathcov " << command << ": cannot read the source"
             << (one ? " of " : "s of ") << names
             << (unread > 3 ? " and " + std::to_string(unread - 3) + " more" : "")
-            << (one ? ": its lines have no text; --source-root DIR names the "
-                      "directory its path is relative to\n"
-                    : ": their lines have no text; --source-root DIR names the "
-                      "directory their paths are relative to\n");
+            << (one ? ": its lines have no text; " : ": their lines have no text; ")
+            << (!relative ? (one ? "it was recorded by absolute path and is not there\n"
+                                 : "they were recorded by absolute path and are not "
+                                   "there\n")
+                : one     ? "--source-root DIR names the directory its path is "
+                            "relative to\n"
+                          : "--source-root DIR names the directory their paths are "
+                            "relative to\n");
 }
 
 std::vector<std::string>

@@ -97,6 +97,15 @@ def main():
     for f in moved["functions"]:
         f["source_root"] = "/nonexistent/checkout"
     write("moved.json", moved)
+    # ... or were recorded by absolute path (outside any checkout), and are
+    # not there: --source-root cannot help.
+    gone = copy.deepcopy(full)
+    for f in gone["functions"]:
+        f["file"] = "/nonexistent/checkout/" + f["file"]
+        for block in f["blocks"]:
+            if "file" in block:
+                block["file"] = "/nonexistent/checkout/" + block["file"]
+    write("gone.json", gone)
 
     no_unused = copy.deepcopy(full)
     no_unused["functions"].remove(function(no_unused, "unused"))
