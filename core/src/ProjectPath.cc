@@ -78,11 +78,14 @@ std::string ProjectPaths::resolve(const std::string &path) const {
   if (isMadeUpName(path) || path[0] == '/' || unitDir_.empty() ||
       unitDir_ == cwd_)
     return fromCwd;
+  const auto known = resolved_.find(path);
+  if (known != resolved_.end())
+    return known->second;
   std::error_code error;
-  if (fs::exists(fromCwd, error))
-    return fromCwd;
   const std::string fromUnit = absoluteNormal(path, unitDir_);
-  return fs::exists(fromUnit, error) ? fromUnit : fromCwd;
+  const bool besideUnit =
+      !fs::exists(fromCwd, error) && fs::exists(fromUnit, error);
+  return resolved_[path] = besideUnit ? fromUnit : fromCwd;
 }
 
 std::string ProjectPaths::operator()(const std::string &path) const {

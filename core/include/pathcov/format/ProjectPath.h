@@ -5,6 +5,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -73,6 +74,8 @@ private:
 
   std::string cwd_;
   std::string unitDir_;
+  // resolve's answers (a unit names a file from many blocks).
+  mutable std::map<std::string, std::string> resolved_;
   std::string root_;
   bool rootGiven_; // root_ is source-root=, which comes before prefix maps
   PrefixMap prefixMap_;
