@@ -75,16 +75,21 @@ ProjectPaths::ProjectPaths(const std::string &cwd, const std::string &sourceRoot
 
 std::string ProjectPaths::resolve(const std::string &path) const {
   const std::string fromCwd = absoluteNormal(path, cwd_);
-  if (isMadeUpName(path) || path[0] == '/' || unitDir_.empty() ||
-      unitDir_ == cwd_)
+  if (isMadeUpName(path) || unitDir_.empty())
     return fromCwd;
   const auto known = resolved_.find(path);
   if (known != resolved_.end())
     return known->second;
+  // Only a #line name can be missing: GCC read every other file. A
+  // relative one is looked for beside the unit; an absolute one (bash's
+  // y.tab.c names the maintainer's /usr/local/src/.../parse.y) by its
+  // file name there.
+  const std::string fromUnit =
+      path[0] == '/' ? absoluteNormal(fs::path(path).filename().string(), unitDir_)
+                     : absoluteNormal(path, unitDir_);
   std::error_code error;
-  const std::string fromUnit = absoluteNormal(path, unitDir_);
-  const bool besideUnit =
-      !fs::exists(fromCwd, error) && fs::exists(fromUnit, error);
+  const bool besideUnit = fromUnit != fromCwd && !fs::exists(fromCwd, error) &&
+                          fs::exists(fromUnit, error);
   return resolved_[path] = besideUnit ? fromUnit : fromCwd;
 }
 

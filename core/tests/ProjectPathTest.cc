@@ -92,6 +92,14 @@ TEST(ProjectPaths, LineNamesBesideTheUnitInOutOfTreeBuilds) {
   EXPECT_EQ(paths("both.y"), build + "/both.y");
   EXPECT_EQ(paths("missing.y"), build + "/missing.y");
   EXPECT_EQ(paths(src + "/awkgram.c"), "awkgram.c");
+  // bash's y.tab.c: `#line "/usr/local/src/chet/src/bash/src/parse.y"`,
+  // the maintainer's path, is the parse.y beside the unit; a missing name
+  // with no such file stays as it is.
+  t.make("src/parse.y", false);
+  const std::string chet = (t.dir / "chet/src/parse.y").string();
+  EXPECT_EQ(paths(chet), "parse.y");
+  EXPECT_EQ(paths((t.dir / "chet/src/gone.y").string()),
+            (t.dir / "chet/src/gone.y").string());
 }
 
 TEST(ProjectPaths, SourceRootFirstThenPrefixMapsThenCheckout) {

@@ -54,9 +54,9 @@ public:
   ProjectPaths(const std::string &cwd, const std::string &sourceRoot,
                const std::string &unitFile, PrefixMap prefixMap);
 
-  // A relative `path` is relative to the compiler's directory, or to the
-  // unit's when only there is such a file (a generated parser's #line
-  // name in an out-of-tree build). Then:
+  // A relative `path` is relative to the compiler's directory; a name
+  // that is not there but is beside the unit is taken from there (resolve:
+  // a generated parser's #line names). Then:
   // below source-root: relative to it; else, if a prefix map changes it:
   // the mapped path; else, below the unit's checkout root: relative to it;
   // else absolute.
@@ -66,10 +66,12 @@ public:
   const std::string &root() const { return root_; }
 
 private:
-  // A relative name against the compiler's directory, as GCC opened it;
-  // one that is not there (a `#line "parse.y"` that bison wrote in the
-  // source tree, compiled from a build directory) against the unit's own
-  // directory where the file is there.
+  // A name as GCC opened it, a relative one against the compiler's
+  // directory. One that is not there can only be a #line name: a relative
+  // one (a `#line "parse.y"` that bison wrote in the source tree, compiled
+  // from a build directory) is taken against the unit's own directory, an
+  // absolute one (the maintainer's machine's) by its file name there,
+  // where such a file is.
   std::string resolve(const std::string &path) const;
 
   std::string cwd_;
