@@ -7,8 +7,12 @@
   that all take the branch where the estimates put an increment, it runs
   at least one instruction fewer per iteration (callgrind's instruction count, which is
   exact for a given binary: a count, not a timing);
-- a corpus of another program (every CFG stale) changes nothing: the same
-  paths, no warning;
+- a corpus whose `weigh` has another CFG (built with -DRECORD_CORPUS_STALE)
+  is not used for it: the same profile, no warning;
+- a corpus of the same CFG numbered under another path limit (ids past
+  this numbering's paths: the default limit's ids, a build at
+  path-limit=8) is not used either: the build succeeds, without a
+  warning, and counts what the same build without a corpus counts;
 - a corpus that does not exist fails the build with its name.
 
 usage: check_record_corpus.py PLUGIN RUNTIME PATHCOV WORKDIR"""
@@ -23,15 +27,21 @@ sys.path.insert(0, os.path.dirname(HERE))
 from testlib import FAILURES, check, finish, fresh_directory, must, run  # noqa: E402
 
 SOURCE = os.path.join(HERE, "record_corpus.c")
-OTHER = os.path.join(HERE, "record_index.c")
 ITERATIONS = 100000
 
 
-def build(plugin, runtime, work, name, *flags, source=SOURCE):
+def build(plugin, runtime, work, name, *flags):
     program = os.path.join(work, name)
-    result = must(["gcc", "-O2", f"-fplugin={plugin}", *flags, source, "-o",
+    result = must(["gcc", "-O2", f"-fplugin={plugin}", *flags, SOURCE, "-o",
                    program, runtime, "-lpthread"], f"build {name}", cwd=work)
     return program, result.stderr
+
+
+def weigh_of(corpus):
+    """weigh's entry in `corpus`: its checksum, path count and path ids."""
+    with open(corpus, encoding="utf-8") as f:
+        [fn] = [fn for fn in json.load(f)["functions"] if fn["name"] == "weigh"]
+    return fn["checksum"], fn["num_paths"], [p["id"] for p in fn["paths"]]
 
 
 def profile(program, pathcov, work, args):
@@ -80,15 +90,31 @@ def main():
           f"corpus=: {saved} instructions fewer over {ITERATIONS} iterations "
           "(at least one an iteration: the increment left the hot branch)")
 
-    other_dir = fresh_directory(os.path.join(work, "other"))
-    _, other = profile(build(plugin, runtime, other_dir, "other", source=OTHER)[0],
-                       pathcov, other_dir, ["3"])
+    stale_corpus, _ = profile(build(plugin, runtime, work, "stale-source",
+                                    "-DRECORD_CORPUS_STALE")[0],
+                              pathcov, work, [str(ITERATIONS)])
+    check(weigh_of(stale_corpus)[0] != weigh_of(corpus)[0],
+          "the -DRECORD_CORPUS_STALE corpus has weigh with another CFG")
     stale, warnings = build(plugin, runtime, work, "stale",
-                            f"-fplugin-arg-pathcov-corpus={os.path.join(other_dir, 'other-profiles.json')}")
+                            f"-fplugin-arg-pathcov-corpus={stale_corpus}")
     _, got = profile(stale, pathcov, work, [str(ITERATIONS)])
     check(got == want and "warning" not in warnings,
-          f"another program's corpus: the same profile, no warning ({warnings!r})")
-    check(other.get("scan") is not None, "the other program's corpus has its own functions")
+          f"a stale corpus: the same profile, no warning ({warnings!r})")
+
+    limit = "-fplugin-arg-pathcov-path-limit=8"
+    cut_corpus, want8 = profile(build(plugin, runtime, work, "cut", limit)[0],
+                                pathcov, work, [str(ITERATIONS)])
+    checksum8, paths8, _ = weigh_of(cut_corpus)
+    checksum, _, ids = weigh_of(corpus)
+    check(checksum8 == checksum and max(ids) >= paths8,
+          f"at path-limit=8 weigh has the same CFG and {paths8} paths, fewer "
+          f"than the corpus's ids {ids}")
+    cut, warnings = build(plugin, runtime, work, "cut-measured", limit,
+                          f"-fplugin-arg-pathcov-corpus={corpus}")
+    _, got = profile(cut, pathcov, work, [str(ITERATIONS)])
+    check(got == want8 and "warning" not in warnings,
+          f"another numbering's corpus: the same profile as without it, no "
+          f"warning ({got} against {want8}; {warnings!r})")
 
     missing = os.path.join(work, "no-such-corpus.json")
     result = run(["gcc", "-O2", f"-fplugin={plugin}", f"-fplugin-arg-pathcov-corpus={missing}",

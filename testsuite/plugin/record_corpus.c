@@ -20,6 +20,10 @@ __attribute__((noinline)) static long weigh(const int *v, int n) {
     }
     if (v[i] > 100000000)
       tally[0] = 0;
+#ifdef RECORD_CORPUS_STALE /* another CFG of the same function */
+    if (v[i] == 3)
+      tally[2] = 1;
+#endif
   }
   return sum;
 }
