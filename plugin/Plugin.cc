@@ -248,6 +248,12 @@ public:
   }
 
 private:
+  // What metadata, descriptor and corpus call the function's checksum: its
+  // numbering's (Dag.h numberingChecksum).
+  static uint64_t checksumOf(const GimpleCfg &g, const NumberedDag &numbered) {
+    return numberingChecksum(g.cfg, numbered.dag.cuts, g.setjmpBlocks);
+  }
+
   unsigned int instrument(function *fun, FunctionMetadata &f) {
     // Everything that can fail comes before the first change to GIMPLE.
     const GimpleCfg g = translateCfg(fun, *gPaths);
@@ -258,7 +264,7 @@ private:
       skip(fun, f, problem);
       return 0;
     }
-    f.checksum = hex64(g.cfg.checksum());
+    f.checksum = hex64(checksumOf(g, numbered));
     f.cfg = g.cfg;
     f.blocks = g.sources;
     f.pathLimit = gOptions.pathLimit;
@@ -312,7 +318,7 @@ private:
       spec.metadata = recordModeRecord(f, hashed, gOptions.arrayThreshold,
                                        gOptions.atomic);
     }
-    spec.cfgChecksum = g.cfg.checksum();
+    spec.cfgChecksum = checksumOf(g, numbered);
     spec.numPaths = f.numPaths;
     spec.flags = (pathsAreCalls ? kFlagPathsAreCalls : kFlagEntryCounted) |
                  (hashed ? kFlagHashed : 0) | (gOptions.atomic ? kFlagAtomic : 0) |
@@ -373,7 +379,7 @@ private:
           return edgeRunsOfPaths(numbered.dag, numbered.ballLarus, entry.ids,
                                  entry.counts);
         } catch (const std::out_of_range &) {
-          return {}; // not this numbering's ids after all: no guidance
+          return {}; // a corrupt corpus (the checksum names the numbering)
         }
       }
     if (!corpusProblem.empty())
@@ -395,7 +401,7 @@ private:
     // References, not copies of every tested function's ids and counts.
     static const std::vector<uint64_t> kNone;
     ResidualPlan plan = planResidual(
-        numbered, g.cfg.checksum(), tested ? tested->checksum : "",
+        numbered, checksumOf(g, numbered), tested ? tested->checksum : "",
         tested ? tested->ids : kNone, gOptions.residualLimits,
         tested ? tested->counts : kNone);
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
@@ -424,7 +430,7 @@ private:
     FunctionTableSpec &spec = lowered.spec;
     spec.identity = f.identity;
     spec.metadata = residualModeRecord(f, plan, gOptions.atomic);
-    spec.cfgChecksum = g.cfg.checksum();
+    spec.cfgChecksum = checksumOf(g, numbered);
     spec.flags |= uint64_t(gOptions.historyLog2) << kFlagHistoryShift;
     gStats.addSeen(spec.seenArrayWords());
     attachTables(lowered.pathEnds, emitFunctionTables(spec));
@@ -490,8 +496,8 @@ private:
       warning_at(DECL_SOURCE_LOCATION(fun->decl), OPT_Wmissing_profile,
                  "pathcov: the corpus has %qs only with another CFG (%s): "
                  "every path of it is reported as residual; the tests built "
-                 "it otherwise (other macros, %<-std%>, %<-fno-exceptions%>) "
-                 "or its source changed since",
+                 "it otherwise (other macros, %<-std%>, %<-fno-exceptions%>, "
+                 "another %<path-limit%>) or its source changed since",
                  f.name.c_str(), plan.why.c_str());
       return;
     }

@@ -1,6 +1,7 @@
 #include "pathcov/core/Dag.h"
 
 #include "pathcov/core/Checked.h"
+#include "pathcov/core/Fnv1a.h"
 
 #include <algorithm>
 #include <string>
@@ -314,6 +315,22 @@ PathCount countAcyclicPaths(const Cfg &cfg) {
   count.saturated = check.over != kNoId || check.overflow;
   count.count = count.saturated ? UINT64_MAX : bl.totalPaths;
   return count;
+}
+
+uint64_t numberingChecksum(const Cfg &cfg, const std::vector<BlockId> &cuts,
+                           const std::vector<BlockId> &forcedCuts) {
+  std::vector<BlockId> byLimit;
+  for (BlockId b : cuts)
+    if (std::find(forcedCuts.begin(), forcedCuts.end(), b) == forcedCuts.end())
+      byLimit.push_back(b);
+  if (byLimit.empty())
+    return cfg.checksum();
+  Fnv1a h;
+  h.addWord(cfg.checksum());
+  h.addWord(byLimit.size());
+  for (BlockId b : byLimit)
+    h.addWord(b);
+  return h.value();
 }
 
 } // namespace pathcov

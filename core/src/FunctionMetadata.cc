@@ -137,8 +137,8 @@ FunctionMetadata parseFunctionMetadata(const nlohmann::json &record) {
   } catch (const InputError &e) {
     throw in(e.what());
   }
-  if (hex64(f.cfg->checksum()) != f.checksum)
-    throw in("the CFG does not match its checksum (corrupt metadata)");
+  if (hex64(numberingChecksum(*f.cfg, f.cuts, f.forcedCuts)) != f.checksum)
+    throw in("the CFG and its cuts do not match its checksum (corrupt metadata)");
   NumberedDag numbered;
   try {
     numbered = f.number();

@@ -355,4 +355,14 @@ TEST(PaperExamples, CutsKeepEverySegmentNumbered) {
   EXPECT_EQ(forced.ballLarus.totalPaths, 4u + 2u);
   // Segments add up at ENTRY: no cut gets three diamonds under 6 paths.
   EXPECT_THROW(numberBallLarus(g.cfg, 5), NumberingOverflow);
+  // The checksum names the numbering: the CFG's own where no limit cut
+  // (forced cuts follow from the graph), another where one did, so a
+  // corpus of 8 ids is never read as one of 6.
+  const NumberedDag whole = numberBallLarus(g.cfg);
+  EXPECT_EQ(numberingChecksum(g.cfg, whole.dag.cuts, {}), g.cfg.checksum());
+  EXPECT_EQ(numberingChecksum(g.cfg, forced.dag.cuts, {g.block('f')}),
+            g.cfg.checksum());
+  EXPECT_NE(numberingChecksum(g.cfg, n.dag.cuts, {}), g.cfg.checksum());
+  EXPECT_EQ(numberingChecksum(g.cfg, n.dag.cuts, {}),
+            numberingChecksum(g.cfg, numberBallLarus(g.cfg, 6).dag.cuts, {}));
 }

@@ -9,10 +9,15 @@
   exact for a given binary: a count, not a timing);
 - a corpus whose `weigh` has another CFG (built with -DRECORD_CORPUS_STALE)
   is not used for it: the same profile, no warning;
-- a corpus of the same CFG numbered under another path limit (ids past
-  this numbering's paths: the default limit's ids, a build at
-  path-limit=8) is not used either: the build succeeds, without a
-  warning, and counts what the same build without a corpus counts;
+- a corpus of the same CFG numbered under another path limit (the
+  default's, for a build at path-limit=8, which cuts weigh: 7 paths where
+  the corpus has ids 8 and 9) has another checksum (Dag.h
+  numberingChecksum) and is not used either: the same profile as the
+  build without it; a release build at path-limit=8 says weigh is stale,
+  where before it read ids of one numbering in the other and reported
+  paths the tests had run;
+- a corrupt corpus (weigh's checksum, ids past its paths) gives no
+  guidance: no warning, the same profile;
 - a corpus that does not exist fails the build with its name.
 
 usage: check_record_corpus.py PLUGIN RUNTIME PATHCOV WORKDIR"""
@@ -105,16 +110,36 @@ def main():
     cut_corpus, want8 = profile(build(plugin, runtime, work, "cut", limit)[0],
                                 pathcov, work, [str(ITERATIONS)])
     checksum8, paths8, _ = weigh_of(cut_corpus)
-    checksum, _, ids = weigh_of(corpus)
-    check(checksum8 == checksum and max(ids) >= paths8,
-          f"at path-limit=8 weigh has the same CFG and {paths8} paths, fewer "
-          f"than the corpus's ids {ids}")
+    checksum, num_paths, ids = weigh_of(corpus)
+    check(checksum8 != checksum and max(ids) >= paths8,
+          f"at path-limit=8 weigh is numbered otherwise ({paths8} paths, "
+          f"checksum {checksum8}), the corpus's ids {ids} (checksum {checksum})")
     cut, warnings = build(plugin, runtime, work, "cut-measured", limit,
                           f"-fplugin-arg-pathcov-corpus={corpus}")
     _, got = profile(cut, pathcov, work, [str(ITERATIONS)])
     check(got == want8 and "warning" not in warnings,
           f"another numbering's corpus: the same profile as without it, no "
           f"warning ({got} against {want8}; {warnings!r})")
+    _, warnings = build(plugin, runtime, work, "cut-release", limit,
+                        "-fplugin-arg-pathcov-mode=residual",
+                        f"-fplugin-arg-pathcov-corpus={corpus}")
+    check("the corpus has 'weigh' only with another CFG" in warnings.replace("\u2018", "'").replace("\u2019", "'"),
+          f"a release at another path limit: weigh is stale ({warnings!r})")
+
+    with open(corpus, encoding="utf-8") as f:
+        doc = json.load(f)
+    for fn in doc["functions"]:
+        if fn["name"] == "weigh":
+            for k, p in enumerate(fn["paths"]):
+                p["id"] = num_paths + 100 + k
+    corrupt = os.path.join(work, "corrupt.json")
+    with open(corrupt, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    guessed, warnings = build(plugin, runtime, work, "corrupt",
+                              f"-fplugin-arg-pathcov-corpus={corrupt}")
+    _, got = profile(guessed, pathcov, work, [str(ITERATIONS)])
+    check(got == want and "warning" not in warnings,
+          f"a corrupt corpus: no guidance, the same profile, no warning ({warnings!r})")
 
     missing = os.path.join(work, "no-such-corpus.json")
     result = run(["gcc", "-O2", f"-fplugin={plugin}", f"-fplugin-arg-pathcov-corpus={missing}",

@@ -107,6 +107,15 @@ NumberedDag numberBallLarus(const Cfg &cfg,
                             uint64_t pathLimit = kDefaultPathLimit,
                             const std::vector<BlockId> &forcedCuts = {});
 
+// Identifies the numbering of `cfg` cut at `cuts`, of which `forcedCuts`
+// follow from the graph (setjmp calls): the CFG's checksum where nothing
+// else was cut, so that a function no path limit cuts keeps its checksum;
+// else that mixed with the other cuts. The same CFG under another
+// path-limit= has other ids, and a corpus of one numbering must never be
+// read in another (metadata `checksum`, profiles, corpora).
+uint64_t numberingChecksum(const Cfg &cfg, const std::vector<BlockId> &cuts,
+                           const std::vector<BlockId> &forcedCuts);
+
 // Acyclic paths of the uncut DAG, for coverage ratios.
 struct PathCount {
   uint64_t count = 0;
