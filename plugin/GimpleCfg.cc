@@ -67,10 +67,18 @@ AbnormalRole abnormalRoleOf(basic_block bb) {
 SourceBlock sourceOf(basic_block bb, const char *functionFile,
                      const ProjectPaths &paths) {
   SourceBlock source;
+  // A local's end of life (a clobber) where routes join has the location
+  // of one route's exit from its scope: in a return block, that of the
+  // first return GCC lowered, and every path to any return ended on that
+  // line (expat's doContent). On a route of its own it is that route's
+  // (a `continue`).
+  const bool joins = EDGE_COUNT(bb->preds) > 1;
   for (gimple_stmt_iterator gsi = gsi_start_bb(bb); !gsi_end_p(gsi);
        gsi_next(&gsi)) {
-    const location_t loc = gimple_location(gsi_stmt(gsi));
-    if (loc == UNKNOWN_LOCATION || is_gimple_debug(gsi_stmt(gsi)))
+    const gimple *stmt = gsi_stmt(gsi);
+    const location_t loc = gimple_location(stmt);
+    if (loc == UNKNOWN_LOCATION || is_gimple_debug(stmt) ||
+        (joins && gimple_clobber_p(stmt)))
       continue;
     const expanded_location where = expand_location(loc);
     if (!where.file || where.line <= 0)
