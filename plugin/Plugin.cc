@@ -152,7 +152,7 @@ ResidualStats gStats;
 // marker, names its files by absolute paths the corpus does not have: the
 // corpus then has none of the unit's functions, and every path would be
 // reported residual without a word at compile time.
-void warnIfNamedElsewhere() {
+void noteIfNamedElsewhere() {
   if (!gPaths || !gPaths->root().empty() || !gStats.noneFound())
     return;
   const std::string unit = (*gPaths)(absoluteNormal(main_input_filename, get_src_pwd()));
@@ -166,7 +166,12 @@ void warnIfNamedElsewhere() {
       "put a .pathcov-root file at the project's root or map the path with "
       "-ffile-prefix-map, in both builds (docs/record-mode.md, \"Source "
       "paths and identities\")";
-  warning_at(UNKNOWN_LOCATION, 0, "pathcov: %s", why.c_str());
+  // A note, not a warning: configure scripts compile their probes
+  // (conftest.c, outside any checkout) with -Werror, which would make a
+  // warning fail every probe and silently drop the flags they test
+  // (expat's -fexceptions and -fvisibility=hidden: 37 stale functions).
+  // A unit the tests never ran gives the same message, so it is advice.
+  inform(UNKNOWN_LOCATION, "pathcov: %s", why.c_str());
 }
 
 const pass_data kPassData = {
@@ -600,7 +605,7 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
                       [](void *, void *) {
                         if (gOptions.stats)
                           gStats.print(gOptions.statsFile);
-                        warnIfNamedElsewhere();
+                        noteIfNamedElsewhere();
                       },
                       nullptr);
   }
