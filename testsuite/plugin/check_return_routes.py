@@ -17,6 +17,10 @@ pathEndsOnEntries), and its limit: pick's ten routes join at one return.
   miss (its id a constant, its check folded). Either build then reports
   exactly the untested route run in the field, and nothing on the tests'
   input.
+- Residual mode, a function the tests never ran (sign): every path end
+  misses, nothing folds on the routes in, so the path end stays in the
+  return block, one miss, not one per route; the field run reports the
+  route it took.
 
 usage: check_return_routes.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -38,6 +42,27 @@ def function_asm(asm_file, name):
         text = f.read()
     body = re.search(rf"^{name}:\n(.*?)^\s*\.size\s+{name},", text, re.M | re.S)
     return body.group(1) if body else ""
+
+
+def untested_function(program, sign, where, plugin, runtime, pathcov, work):
+    misses = re.findall(r"call\s+__pathcov_site_\w+", sign)
+    check(len(misses) == 1, "residual: sign, which no test ran, has one miss, "
+          "in its return block", f"{len(misses)} misses:\n{sign}")
+    executed = os.path.join(work, "executed-sign.json")
+    recorded_corpus(plugin, runtime, pathcov, [SOURCE],
+                    fresh_directory(os.path.join(work, "profiles-sign")),
+                    executed, args=["s", "-4"])
+    with open(executed) as f:
+        route = [p["id"] for fn in json.load(f)["functions"]
+                 if fn["name"] == "sign" for p in fn["paths"]]
+    reports = fresh_directory(os.path.join(where, "reports-sign"))
+    must([program, "s", "-4"], "run s -4",
+         env={**os.environ, "PATHCOV_REPORT_DIR": reports})
+    paths = [(p["identity"].rsplit(":", 1)[-1], p["id"], p["count"])
+             for report in residual_oracle.reports_in(reports)
+             for p in report["residual_paths"] if "sign" in p["identity"]]
+    check(len(route) == 1 and paths == [("sign", route[0], 1)],
+          f"run s -4: sign's negative route (record id {route}), once", str(paths))
 
 
 def main():
@@ -100,6 +125,9 @@ def main():
             check(len(route7) == 1 and paths == [("pick", route7[0], 2)],
                   f"{name}, run {args}: route 7's path (record id {route7}), twice",
                   str(paths))
+        if tested == ["0", "0"]:
+            untested_function(program, function_asm(residual_asm, "sign"), where,
+                              plugin, runtime, pathcov, work)
     return finish(FAILURES, "a return's routes: record counts on each, "
                   "residual checks the untested ones, one check past 8")
 

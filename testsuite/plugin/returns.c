@@ -1,5 +1,6 @@
 /* A return entered by ten routes: pick's switch gives r its value on each
-   and every route joins at the one return. */
+   and every route joins at the one return. sign's three routes join at
+   its return too, but no test runs it. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,7 +21,24 @@ __attribute__((noinline)) static int pick(int k) {
   return r;
 }
 
+/* Three routes join at the return, and the tests never run it: every path
+   of it is residual. */
+__attribute__((noinline)) static int sign(int k) {
+  int r;
+  if (k < 0)
+    r = -1;
+  else if (k > 0)
+    r = 1;
+  else
+    r = 0;
+  return r;
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && argv[1][0] == 's') {
+    printf("%d\n", sign(atoi(argv[2])));
+    return 0;
+  }
   long sum = 0;
   for (int i = 1; i < argc; ++i)
     sum += pick(atoi(argv[i]));
