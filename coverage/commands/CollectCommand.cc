@@ -32,12 +32,33 @@ struct CollectOptions {
   bool skipStale = false;
 };
 
+bool isProfileName(const std::string &name) {
+  return name.rfind("pathcov-", 0) == 0 &&
+         std::filesystem::path(name).extension() == ".json";
+}
+
 // Profiles named directly, and every pathcov-*.json in named directories.
 std::vector<std::string> profileFiles(const std::vector<std::string> &inputs) {
-  return inputFiles("collect", inputs, [](const std::string &name) {
-    return name.rfind("pathcov-", 0) == 0 &&
-           std::filesystem::path(name).extension() == ".json";
-  }, "");
+  return inputFiles("collect", inputs, isProfileName, "");
+}
+
+// Why named directories gave no profile when their subdirectories hold
+// some (a profile directory per test, as zstd's user made them): collect
+// does not descend, so that a build tree's stray profiles (conftests',
+// docs/in-your-build.md) stay out. "" when none does.
+std::string profilesBelow(const std::vector<std::string> &inputs) {
+  namespace fs = std::filesystem;
+  for (const std::string &input : inputs) {
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(
+             input, fs::directory_options::skip_permission_denied, error), end;
+         !error && it != end; it.increment(error))
+      if (it.depth() > 0 && isProfileName(it->path().filename().string()))
+        return ": " + it->path().parent_path().string() +
+               " has some; collect reads only the directories it is given "
+               "(name them too: " + input + "/*/)";
+  }
+  return "";
 }
 
 // The metadata of a function the profile names, from its module's.
@@ -105,7 +126,8 @@ int runCollect(const CollectOptions &options) {
     const std::vector<std::string> files = profileFiles(options.inputs);
     if (files.empty())
       throw InputError("no pathcov-*.json profile in " + options.inputs[0] +
-                       (options.inputs.size() > 1 ? " and the others" : ""));
+                       (options.inputs.size() > 1 ? " and the others" : "") +
+                       profilesBelow(options.inputs));
     std::vector<std::pair<Profile, const std::vector<FunctionMetadata> *>> read;
     for (const std::string &file : files) {
       Profile profile = readProfile(file);
