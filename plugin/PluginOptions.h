@@ -25,7 +25,7 @@ struct PluginOptions {
   // larger ones call the runtime, which keeps a hash table.
   // Up to 2^20 counters, 8 MiB of zero-initialised address space: only the
   // pages a run writes cost memory, and a profile reads only those
-  // (runtime.c); a seen slot's test per path end costs more.
+  // (record.c); a seen slot's test per path end costs more.
   uint64_t arrayThreshold = 524288;
   uint64_t pathLimit = uint64_t(1) << 61;
   // Residual mode: peel loops (core ResidualPlan::peel) whose body GCC

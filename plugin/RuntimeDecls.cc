@@ -188,15 +188,18 @@ void registerGcRoots(const char *pluginName) {
                     const_cast<ggc_root_tab *>(kRoots));
 }
 
-// A reference to the runtime's anchor (abi.h), once per unit.
-void referToRuntime() {
+// A reference to the anchor of the unit's mode in the runtime (abi.h),
+// once per unit: each mode's binaries link that mode's runtime alone.
+void referToRuntime(bool residual) {
   static bool done;
   if (done)
     return;
   done = true;
-  tree anchor = build_decl(BUILTINS_LOCATION, VAR_DECL,
-                           get_identifier("__pathcov_runtime_missing_link_with_lpathcov_rt"),
-                           build_qualified_type(char_type_node, TYPE_QUAL_CONST));
+  tree anchor = build_decl(
+      BUILTINS_LOCATION, VAR_DECL,
+      get_identifier(residual ? "__pathcov_residual_runtime_missing_link_with_lpathcov_rt"
+                              : "__pathcov_runtime_missing_link_with_lpathcov_rt"),
+      build_qualified_type(char_type_node, TYPE_QUAL_CONST));
   TREE_PUBLIC(anchor) = 1;
   DECL_EXTERNAL(anchor) = 1;
   DECL_ARTIFICIAL(anchor) = 1;
@@ -208,7 +211,7 @@ void referToRuntime() {
 
 FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec) {
   ++gTableCount;
-  referToRuntime();
+  referToRuntime((spec.flags & kFlagResidual) != 0);
   tree counters = NULL_TREE;
   if (!spec.bytemap.empty()) {
     tree type = build_qualified_type(

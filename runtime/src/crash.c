@@ -1,7 +1,7 @@
 /* A process dying of a crash signal (docs/residual-mode.md, "Reports";
  * docs/record-mode.md, "Run the tests") still writes what this module
  * counted: its residual report (residual.c) and, in a test build, its
- * profile (runtime.c), each registered here as a writer. A test that ends
+ * profile (record.c), each registered here as a writer. A test that ends
  * in abort() or a fault (a death test) ran its paths like any other.
  *
  * Handlers are installed for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT

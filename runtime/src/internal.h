@@ -188,8 +188,9 @@ int pathcov_file_close(struct pathcov_file *f, int write_error);
  * own accord, and secure_getenv ignores the environment. */
 int pathcov_secure_execution(void);
 
-/* Reads the settings the diagnostics need from the environment; runtime.c's
- * start-up calls it before anything can print. */
+/* Reads the settings the diagnostics need from the environment; the
+ * module's identification (pathcov_this_module) calls it before anything
+ * can print. */
 void pathcov_read_settings(void);
 
 /* Writes line[len] (a whole line) to stderr with a single write(2), so that
@@ -221,7 +222,7 @@ int pathcov_profile_open(struct pathcov_profile *p,
 
 /* Writes the profile's top-level fields. signal (a crash's: reason
  * "signal") and the last two are written only when nonzero (they are not
- * in format 1.0: see runtime.c). */
+ * in format 1.0: see record.c). */
 void pathcov_profile_header(struct pathcov_profile *p,
                             const struct pathcov_module *m, const char *reason,
                             int signal, uint64_t invalid_descriptors,
@@ -231,12 +232,14 @@ void pathcov_profile_function(struct pathcov_profile *p,
                               const struct pathcov_function *fn,
                               const struct pathcov_counts *c);
 
-/* kpath.c: the k-slab forests that ran since the last profile, taking
- * their counts, as the profile's "k_paths" (it closes the "functions"
- * array first; nothing when no forest ran). */
-void pathcov_kpaths_write(struct pathcov_out *o);
+/* kpath.c, linked in only with the plugin's k=N (its instrumented code
+ * names __pathcov_kpath): weak, so that a module without it has null
+ * ones. The k-slab forests that ran since the last profile, taking their
+ * counts, as the profile's "k_paths" (it closes the "functions" array
+ * first; nothing when no forest ran). */
+void pathcov_kpaths_write(struct pathcov_out *o) __attribute__((weak));
 /* kpath.c: zeroes every forest's counts (the nodes stay). */
-void pathcov_kpaths_discard(void);
+void pathcov_kpaths_discard(void) __attribute__((weak));
 
 /* "pathcov: cannot write WHAT FILE (errno N)" on stderr, from a signal
  * handler (no stdio, no strerror). */
@@ -244,7 +247,7 @@ void pathcov_warn_in_signal(const char *what, const struct pathcov_file *f);
 
 /* crash.c: `write` runs when the process dies of a crash signal, in the
  * handler (async-signal-safe), with the signal; the first writer installs
- * the handlers. At most two (residual.c's report, runtime.c's profile). */
+ * the handlers. At most two (residual.c's report, record.c's profile). */
 void pathcov_crash_writer_add(void (*write)(int signal));
 /* At exit or dlclose: the actions the handlers replaced come back. */
 void pathcov_crash_handlers_remove(void);
@@ -254,8 +257,8 @@ void pathcov_crash_handlers_remove(void);
  * set (the caller says so); else returns 0. */
 int pathcov_profile_close(struct pathcov_profile *p);
 
-/* The module this copy of the runtime is linked into, identified at
- * start-up (runtime.c); its fields are "" in a module without descriptors. */
+/* The module this copy of the runtime is linked into, identified on first
+ * use (module.c). */
 const struct pathcov_module *pathcov_this_module(void);
 
 /* What a module writes before exec* replaces the process, or _exit ends
@@ -339,7 +342,7 @@ static inline int is_residual(const struct pathcov_function *fn) {
 
 /* The tag of path id's seen slot (abi.h) in residual function fn, or NULL
  * when fn has none (or a slot count that is not a power of two, or seen
- * words). A record-mode function's slots are runtime.c's: their tags are
+ * words). A record-mode function's slots are record.c's: their tags are
  * the ids, and the runtime lists the ones it claims. */
 static inline uint64_t *seen_slot(const struct pathcov_function *fn,
                                   uint64_t id) {

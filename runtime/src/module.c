@@ -1,14 +1,50 @@
 /* Which module this copy of the runtime lives in: its path and GNU build-id,
- * read from the loader's program headers (no libelf, nothing but libc). */
+ * read from the loader's program headers (no libelf, nothing but libc);
+ * and what both modes' runtimes (record.c, residual.c) start from. */
 #include <dlfcn.h>
 #include <elf.h>
+#include <errno.h>
 #include <link.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "internal.h"
+
+void pathcov_once(pthread_once_t *once, void (*init)(void)) {
+  const int saved = errno;
+  pthread_once(once, init);
+  errno = saved;
+}
+
+void *pathcov_map_zeroed(size_t bytes, int flags) {
+  const int saved = errno;
+  void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+  errno = saved;
+  return memory;
+}
+
+static struct {
+  pthread_once_t once;
+  struct pathcov_module id;
+} this_module = {.once = PTHREAD_ONCE_INIT};
+
+/* Any address in this copy of the runtime identifies the module: the
+ * runtime is linked statically into it. The diagnostics' settings are read
+ * then, before either mode can print. */
+static void identify_this_module(void) {
+  pathcov_module_identify(&this_module, &this_module.id);
+  pathcov_read_settings();
+}
+
+const struct pathcov_module *pathcov_this_module(void) {
+  pathcov_once(&this_module.once, identify_this_module);
+  return &this_module.id;
+}
 
 struct search {
   uintptr_t addr;

@@ -8,8 +8,8 @@
  *     word gone negative;
  *   (both through pathcov_site_*, which also get the stub's frame, where
  *   context.c's walk of the path end's calling context starts;)
- *   __pathcov_site_record_miss: __pathcov_record_miss(fn, id), a path of a
- *     hashed record-mode function not in its seen slot.
+ *   and record mode's, in record_miss_x86_64.S (apart, so that each mode's
+ *   binaries link only their own runtime).
  *
  * The plugin calls them from inline assembly (plugin/PathMiss.cc,
  * callStub), which moves the stack pointer 128 bytes down first to step
@@ -31,7 +31,6 @@
 
         PATH_MISS_STUB __pathcov_site_residual_path, pathcov_site_residual_path
         PATH_MISS_STUB __pathcov_site_residual_word, pathcov_site_residual_word
-        PATH_MISS_STUB __pathcov_site_record_miss, __pathcov_record_miss
 
 /* pathcov_preserving_vectors(fn, arg): fn(arg) with every vector, x87
  * and mask register saved around it (XSAVE, or FXSAVE where the system has

@@ -3,8 +3,6 @@
  * target directory renamed to its final name when complete, so that a
  * reader never sees half a profile. */
 #include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -119,18 +117,3 @@ int pathcov_profile_close(struct pathcov_profile *p) {
   return -1;
 }
 
-void pathcov_warn(const char *format, ...) {
-  static const char prefix[] = "pathcov: ";
-  char line[2 * PATH_MAX];
-  memcpy(line, prefix, sizeof prefix - 1);
-  size_t room = sizeof line - (sizeof prefix - 1) - 1; /* keep 1 for '\n' */
-  va_list ap;
-  va_start(ap, format);
-  int n = vsnprintf(line + sizeof prefix - 1, room, format, ap);
-  va_end(ap);
-  if (n < 0)
-    return;
-  size_t len = sizeof prefix - 1 + ((size_t)n < room ? (size_t)n : room - 1);
-  line[len++] = '\n';
-  pathcov_diagnostic(line, len);
-}

@@ -511,7 +511,11 @@ static void init_reports(void) {
   }
 }
 
-/* Priority 101, like runtime.c's: before the module's other constructors.
+/* abi.h: what residual-mode units refer to so that this file, with its
+ * constructor and destructor, is linked into their module. */
+const char __pathcov_residual_runtime_missing_link_with_lpathcov_rt = 0;
+
+/* Priority 101, like record.c's: before the module's other constructors.
  * Recording needs no start-up (the table is zeroed static memory), so
  * residual paths run by earlier constructors of other modules are kept. */
 __attribute__((constructor(101))) static void on_load(void) {

@@ -412,7 +412,7 @@ def scenario_flush_fail(a, tmp):
 
 def scenario_overflow(a, tmp):
     pid = run([a.prog, "overflow"], tmp)
-    capacity, ids = 65536, 70000  # runtime.c, rt_prog.c
+    capacity, ids = 65536, 70000  # record.c, rt_prog.c
     check_profile(load(tmp, profile_name(a.prog, pid, 0)), a.prog, pid,
                   "exit", [function(
                       "overflowing", 1000000, 1,

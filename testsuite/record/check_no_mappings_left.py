@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A process that used up its memory mappings (programs/no_mappings_left.c)
 still writes its profile at exit: the runtime maps the scratch it lists
-paths in at start-up (runtime.c). The profile holds main's and mapped()'s
+paths in at start-up (record.c). The profile holds main's and mapped()'s
 paths.
 
 usage: check_no_mappings_left.py CC PLUGIN RUNTIME WORKDIR"""

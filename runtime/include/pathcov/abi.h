@@ -195,13 +195,16 @@ struct pathcov_function {
   uint64_t seen_slots; /* a power of two, or 0 */
 };
 
-/* Defined by the runtime. Every instrumented unit refers to it, so that
- * linking the static runtime library always pulls in the code that finds
- * the descriptors and writes profiles, even when no instrumented code
- * calls into the runtime. Its name is the linker's message when the
- * runtime was forgotten: "undefined reference to
- * `__pathcov_runtime_missing_link_with_lpathcov_rt'". */
+/* Defined by the runtime, one per mode. Every instrumented unit refers to
+ * its mode's, so that linking the static runtime library always pulls in
+ * the code that finds the descriptors and writes profiles (record.c) or
+ * reports (residual.c), even when no instrumented code calls into the
+ * runtime, and not the other mode's. Their names are the linker's message
+ * when the runtime was forgotten: "undefined reference to
+ * `__pathcov_runtime_missing_link_with_lpathcov_rt'" (record mode, and
+ * units of either mode from plugins before stop 50). */
 extern const char __pathcov_runtime_missing_link_with_lpathcov_rt;
+extern const char __pathcov_residual_runtime_missing_link_with_lpathcov_rt;
 
 /* Called by instrumented code for a path id it does not count inline: every
  * id of a hashed function. An id out of range (a pathcov bug) is counted in

@@ -75,7 +75,7 @@ struct fn_state {
 static struct {
   pthread_once_t once;
   pthread_mutex_t lock; /* serialises profiles and resets; held across fork */
-  struct pathcov_module id;
+  const struct pathcov_module *id;
   /* Valid descriptors of each mode. */
   uint64_t record_descriptors;
   uint64_t residual_descriptors;
@@ -216,8 +216,9 @@ static uint64_t *claim_record_slot(struct pathcov_function *fn, uint64_t id) {
   return held == id ? tag + n : NULL;
 }
 
-/* abi.h: what instrumented units refer to so that this file, with its
- * constructor and destructor, is linked into their module. */
+/* abi.h: what record-mode units refer to so that this file, with its
+ * constructor and destructor, is linked into their module (and units of
+ * plugins before stop 50, residual ones too). */
 const char __pathcov_runtime_missing_link_with_lpathcov_rt = 0;
 
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
@@ -493,7 +494,8 @@ static void discard_counts(int unmap_tables) {
     }
   }
   pathcov_take(&module.lost_paths);
-  pathcov_kpaths_discard();
+  if (pathcov_kpaths_discard)
+    pathcov_kpaths_discard();
 }
 
 static void lock(void) { pthread_mutex_lock(&module.lock); }
@@ -515,11 +517,7 @@ static void write_crash_profile(int signal);
 static struct pathcov_exec_hook exec_hook = {.write = write_at_exec};
 
 static void init_module(void) {
-  /* Any address in this copy of the runtime identifies the module: the
-   * runtime is linked statically into it. (Done even without descriptors:
-   * a report asked for through the API names its module.) */
-  pathcov_module_identify(&module, &module.id);
-  pathcov_read_settings();
+  module.id = pathcov_this_module();
   if (!has_descriptors())
     return;
   FOR_EACH_DESCRIPTOR(p) {
@@ -537,14 +535,14 @@ static void init_module(void) {
   if (module.invalid_descriptors)
     pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
                  "or are malformed: their paths are not counted",
-                 module.id.path,
+                 module.id->path,
                  (unsigned long long)module.invalid_descriptors,
                  PATHCOV_ABI_VERSION);
   /* Taking the lock around fork keeps a profile being written from being
    * cloned half-done with its lock held. */
   if (pthread_atfork(lock, unlock, unlock_in_child) != 0)
     pathcov_warn("%s: pthread_atfork failed: children will also report "
-                 "the counts of their parent", module.id.path);
+                 "the counts of their parent", module.id->path);
   if (writes_profiles()) {
     module.scratch_paths = paths_listed_at_most();
     void *scratch = pathcov_map_zeroed(
@@ -558,29 +556,10 @@ static void init_module(void) {
   }
 }
 
-void pathcov_once(pthread_once_t *once, void (*init)(void)) {
-  const int saved = errno;
-  pthread_once(once, init);
-  errno = saved;
-}
-
-void *pathcov_map_zeroed(size_t bytes, int flags) {
-  const int saved = errno;
-  void *memory = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                      MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
-  errno = saved;
-  return memory;
-}
-
 /* Priority 101 (the first after the implementation's): runs before the
  * module's other constructors, which may already run instrumented code. */
 __attribute__((constructor(101))) static void on_load(void) {
   pathcov_once(&module.once, init_module);
-}
-
-const struct pathcov_module *pathcov_this_module(void) {
-  pathcov_once(&module.once, init_module);
-  return &module.id;
 }
 
 /* The most paths one function of the module can list in a profile: a
@@ -635,11 +614,11 @@ static int write_profile(const char *reason, int signal, int from_handler) {
   if (!from_handler)
     pathcov_env_dir_read(&now, "PATHCOV_PROFILE_DIR");
   struct pathcov_profile profile;
-  if (pathcov_profile_open(&profile, &module.id,
+  if (pathcov_profile_open(&profile, module.id,
                            from_handler ? &module.handler_dir : &now,
                            &module.sequence, scratch) == 0) {
     uint64_t lost_paths = pathcov_take(&module.lost_paths);
-    pathcov_profile_header(&profile, &module.id, reason, signal,
+    pathcov_profile_header(&profile, module.id, reason, signal,
                            module.invalid_descriptors, lost_paths);
     FOR_EACH_DESCRIPTOR(p) {
       if (!is_valid(*p))
@@ -649,7 +628,8 @@ static int write_profile(const char *reason, int signal, int from_handler) {
       if (c.calls || c.resumes || c.len || c.invalid_ids || c.dropped)
         pathcov_profile_function(&profile, *p, &c);
     }
-    pathcov_kpaths_write(&profile.out);
+    if (pathcov_kpaths_write)
+      pathcov_kpaths_write(&profile.out);
   }
   int result = pathcov_profile_close(&profile);
   if (scratch && scratch != module.scratch)
