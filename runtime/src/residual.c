@@ -476,6 +476,9 @@ uint64_t pathcov_setting(const char *name, uint64_t max, int zero,
 }
 
 static void init_reports(void) {
+  /* First: identifying the module reads the diagnostics' settings, which
+   * the settings' warnings below need. */
+  rep.module = pathcov_this_module();
   /* Residual paths run before now (other modules' constructors) were
    * sampled with the defaults; a word armed then keeps its arm (entry). */
   __atomic_store_n(&context_settings.depth,
@@ -489,7 +492,6 @@ static void init_reports(void) {
                                                 UINT64_C(1) << 62, 0,
                                                 CONTEXT_PERIOD_DEFAULT),
                    __ATOMIC_RELAXED);
-  rep.module = pathcov_this_module();
   rep.started_ns = pathcov_realtime_ns();
   FOR_EACH_DESCRIPTOR(p) {
     if (is_residual(*p))

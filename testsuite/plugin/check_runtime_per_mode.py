@@ -70,7 +70,25 @@ def main():
                       for r in reports for p in r["residual_paths"]}
             check(routes == {"pick"}, f"{name}: reports route 7 of pick",
                   str(reports))
+            settings_read_first(program, work)
     return finish(FAILURES, "each mode links its own runtime")
+
+
+def settings_read_first(program, work):
+    """The residual runtime reads the diagnostics' settings before its own:
+    with PATHCOV_DIAGNOSTICS=always, a bad setting's warning reaches a
+    stderr that is a plain file (record.c, which used to read them, is not
+    in the binary any more)."""
+    log = os.path.join(work, "stderr.txt")
+    with open(log, "w") as stderr:
+        subprocess.run([program, "0"], stderr=stderr, stdout=subprocess.DEVNULL,
+                       env={**os.environ, "PATHCOV_DIAGNOSTICS": "always",
+                            "PATHCOV_CONTEXT_DEPTH": "99",
+                            "PATHCOV_REPORT_DIR": work}, check=True)
+    with open(log) as f:
+        text = f.read()
+    check("PATHCOV_CONTEXT_DEPTH=99: expected a number" in text,
+          "residual: a bad setting's warning, stderr a file", text)
 
 
 if __name__ == "__main__":
