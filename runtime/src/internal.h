@@ -335,6 +335,25 @@ static inline uint64_t pathcov_take(uint64_t *counter) {
              : 0;
 }
 
+static inline int is_hashed_record(const struct pathcov_function *fn) {
+  return (fn->flags & PATHCOV_FN_HASHED) != 0;
+}
+
+/* A record-mode descriptor the runtime can read: built for this ABI (the
+ * version is the first field in every version), not residual, with
+ * counters if it counts inline. */
+static inline int is_valid_record(const struct pathcov_function *fn) {
+  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
+         !(fn->flags & PATHCOV_FN_RESIDUAL) &&
+         (is_hashed_record(fn) || (fn->counters && fn->table_size >= fn->num_paths));
+}
+
+/* The module's descriptors neither mode's runtime can read (another ABI
+ * version, malformed), counted and reported on stderr once, by whichever
+ * mode's runtime starts first (module.c): a residual-only binary has no
+ * record.c to say so. */
+uint64_t pathcov_invalid_descriptors(void);
+
 static inline int is_residual(const struct pathcov_function *fn) {
   return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
          (fn->flags & PATHCOV_FN_RESIDUAL);

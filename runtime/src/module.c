@@ -46,6 +46,29 @@ const struct pathcov_module *pathcov_this_module(void) {
   return &this_module.id;
 }
 
+static struct {
+  pthread_once_t once;
+  uint64_t count;
+} invalid_descriptors = {.once = PTHREAD_ONCE_INIT};
+
+static void count_invalid_descriptors(void) {
+  FOR_EACH_DESCRIPTOR(p) {
+    if (!is_valid_record(*p) && !is_residual(*p))
+      ++invalid_descriptors.count;
+  }
+  if (invalid_descriptors.count)
+    pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
+                 "or are malformed: their paths are not counted",
+                 pathcov_this_module()->path,
+                 (unsigned long long)invalid_descriptors.count,
+                 PATHCOV_ABI_VERSION);
+}
+
+uint64_t pathcov_invalid_descriptors(void) {
+  pathcov_once(&invalid_descriptors.once, count_invalid_descriptors);
+  return invalid_descriptors.count;
+}
+
 struct search {
   uintptr_t addr;
   struct pathcov_module *m;

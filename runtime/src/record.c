@@ -114,19 +114,6 @@ static int has_descriptors(void) {
   return &__start_pathcov_functions[0] != &__stop_pathcov_functions[0];
 }
 
-static int is_hashed(const struct pathcov_function *fn) {
-  return (fn->flags & PATHCOV_FN_HASHED) != 0;
-}
-
-/* A record-mode descriptor the runtime can read: built for this ABI (the
- * version is the first field in every version), not residual, with
- * counters if it counts inline. */
-static int is_valid(const struct pathcov_function *fn) {
-  return fn && fn->abi_version == PATHCOV_ABI_VERSION &&
-         !(fn->flags & PATHCOV_FN_RESIDUAL) &&
-         (is_hashed(fn) || (fn->counters && fn->table_size >= fn->num_paths));
-}
-
 #define STATE_SIZE (sizeof(struct fn_state) + TABLE_SLOTS * sizeof(struct slot))
 
 /* A hashed function's state, mapped on first use. mmap (not malloc): zeroed,
@@ -222,9 +209,9 @@ static uint64_t *claim_record_slot(struct pathcov_function *fn, uint64_t id) {
 const char __pathcov_runtime_missing_link_with_lpathcov_rt = 0;
 
 void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
-  if (!is_valid(fn))
+  if (!is_valid_record(fn))
     return; /* reported once, as an invalid descriptor */
-  if (!is_hashed(fn)) { /* as the inline code counts it */
+  if (!is_hashed_record(fn)) { /* as the inline code counts it */
     pathcov_count(&fn->counters[id < fn->num_paths ? id : fn->num_paths], fn);
     return;
   }
@@ -255,7 +242,8 @@ void __pathcov_record_path(struct pathcov_function *fn, uint64_t id) {
  * Nothing here touches a vector register (this file is compiled with
  * -mgeneral-regs-only): the stub saves only the general ones. */
 void __pathcov_record_miss(struct pathcov_function *fn, uint64_t id) {
-  uint64_t *count = is_valid(fn) && id < fn->num_paths ? claim_record_slot(fn, id) : NULL;
+  uint64_t *count =
+      is_valid_record(fn) && id < fn->num_paths ? claim_record_slot(fn, id) : NULL;
   if (count)
     pathcov_count(count, fn);
   else
@@ -418,7 +406,7 @@ static void take_function(struct pathcov_function *const *p,
       c->paths[c->len++] = (struct pathcov_path){0, c->calls};
     return;
   }
-  if (!is_hashed(fn)) {
+  if (!is_hashed_record(fn)) {
     struct written_pages written;
     written_pages_open(&written, (fn->table_size + 1) * sizeof fn->counters[0]);
     take_counters(fn, c, &written, 0, fn->table_size + 1);
@@ -479,7 +467,7 @@ static void take_function(struct pathcov_function *const *p,
  * after fork. */
 static void discard_counts(int unmap_tables) {
   FOR_EACH_DESCRIPTOR(p) {
-    if (!is_valid(*p))
+    if (!is_valid_record(*p))
       continue;
     struct pathcov_function *fn = *p;
     struct pathcov_counts discard = {0};
@@ -521,23 +509,16 @@ static void init_module(void) {
   if (!has_descriptors())
     return;
   FOR_EACH_DESCRIPTOR(p) {
-    if (is_valid(*p))
+    if (is_valid_record(*p))
       ++module.record_descriptors;
     else if (is_residual(*p))
       ++module.residual_descriptors;
-    else
-      ++module.invalid_descriptors;
   }
+  module.invalid_descriptors = pathcov_invalid_descriptors();
   size_t descriptors = (size_t)(__stop_pathcov_functions - __start_pathcov_functions);
   void *entered = pathcov_map_zeroed(descriptors, 0);
   module.entered = entered == MAP_FAILED ? NULL : entered;
   module.page_size = (uintptr_t)getauxval(AT_PAGESZ);
-  if (module.invalid_descriptors)
-    pathcov_warn("%s: %llu function descriptors are not of ABI version %d "
-                 "or are malformed: their paths are not counted",
-                 module.id->path,
-                 (unsigned long long)module.invalid_descriptors,
-                 PATHCOV_ABI_VERSION);
   /* Taking the lock around fork keeps a profile being written from being
    * cloned half-done with its lock held. */
   if (pthread_atfork(lock, unlock, unlock_in_child) != 0)
@@ -567,9 +548,9 @@ __attribute__((constructor(101))) static void on_load(void) {
 static size_t paths_listed_at_most(void) {
   size_t most = 1;
   FOR_EACH_DESCRIPTOR(p) {
-    if (!is_valid(*p))
+    if (!is_valid_record(*p))
       continue;
-    size_t need = is_hashed(*p) ? TABLE_CAPACITY + (size_t)(*p)->seen_slots
+    size_t need = is_hashed_record(*p) ? TABLE_CAPACITY + (size_t)(*p)->seen_slots
                                 : (size_t)(*p)->num_paths;
     if (need > most)
       most = need;
@@ -621,7 +602,7 @@ static int write_profile(const char *reason, int signal, int from_handler) {
     pathcov_profile_header(&profile, module.id, reason, signal,
                            module.invalid_descriptors, lost_paths);
     FOR_EACH_DESCRIPTOR(p) {
-      if (!is_valid(*p))
+      if (!is_valid_record(*p))
         continue;
       struct pathcov_counts c = {.paths = profile.paths};
       take_function(p, &c);

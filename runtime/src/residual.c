@@ -493,6 +493,7 @@ static void init_reports(void) {
                                                 CONTEXT_PERIOD_DEFAULT),
                    __ATOMIC_RELAXED);
   rep.started_ns = pathcov_realtime_ns();
+  pathcov_invalid_descriptors(); /* said on stderr, once */
   FOR_EACH_DESCRIPTOR(p) {
     if (is_residual(*p))
       ++rep.residual_descriptors;

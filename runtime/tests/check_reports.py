@@ -208,6 +208,19 @@ def scenario_mixed(a, tmp):
                  "exit", [("residual", 3, 2)])
 
 
+def scenario_invalid_descriptors(a, tmp):
+    """A residual-mode module alone (no record.c in it) says so of a
+    descriptor of another ABI version too (module.c), writes no profile,
+    and reports the valid function's residual path."""
+    module = os.path.realpath(a.resbadabi)
+    pid, _ = run([a.resbadabi], tmp, stdout="", stderr=(
+        f"pathcov: {module}: 1 function descriptors are not of ABI version 10 "
+        "or are malformed: their paths are not counted\n"))
+    only(tmp, [report_name(a.resbadabi, pid, 0)])
+    check_report(load(tmp, report_name(a.resbadabi, pid, 0)), a.resbadabi, pid,
+                 "exit", [("residual", 3, 1)])
+
+
 def scenario_benchmark(a, tmp):
     repeated, new, alternating = 20000000, 10000, 4000000  # rt_residual.c
     pid, out = run([a.residual, "bench"], tmp)
@@ -690,7 +703,7 @@ def scenario_diagnostics(a, tmp):
     data = os.path.join(tmp, "data")
     for cmd, status in (([a.residual, "counts"], 0),
                         ([a.residual, "crash", "segv"], -signal.SIGSEGV),
-                        ([a.mixed], 0)):  # a start-up warning (profile.c)
+                        ([a.mixed], 0)):  # a start-up warning (module.c)
         for how, env, append, written in (
                 ("data", {}, False, False),
                 ("log", {}, True, True),
@@ -711,6 +724,6 @@ def scenario_diagnostics(a, tmp):
 
 
 if __name__ == "__main__":
-    sys.exit(run_scenario(__doc__, ("residual", "mixed", "reslib",
+    sys.exit(run_scenario(__doc__, ("residual", "mixed", "resbadabi", "reslib",
                                     "resuseslib", "resdlopen", "prog"),
                           globals()))

@@ -95,9 +95,17 @@
   static struct pathcov_function *const var##_entry                          \
       __attribute__((section("pathcov_functions"), used)) = &var
 
-/* Once per unit, like the plugin: links the runtime into the module. */
+/* Once per unit, like the plugin: links the runtime of the unit's mode
+ * into the module (abi.h): a unit that defines FAKE_RESIDUAL_UNIT before
+ * including this file is a residual-mode unit, as the plugin's residual
+ * units are, and a module of such units has no record-mode runtime. */
+#ifdef FAKE_RESIDUAL_UNIT
+static const void *const fake_runtime_link __attribute__((used)) =
+    &__pathcov_residual_runtime_missing_link_with_lpathcov_rt;
+#else
 static const void *const fake_runtime_link __attribute__((used)) =
     &__pathcov_runtime_missing_link_with_lpathcov_rt;
+#endif
 
 static inline void fake_bump(uint64_t *counter, uint64_t flags) {
   if (flags & PATHCOV_FN_ATOMIC)

@@ -14,6 +14,7 @@
 
 #include <pathcov/pathcov.h>
 
+#define FAKE_RESIDUAL_UNIT
 #include "fake_plugin.h"
 
 /* array: PPP ids 0..3 are the tested Ball-Larus ids 3, 7, 11, 19. */

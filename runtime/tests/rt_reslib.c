@@ -5,6 +5,7 @@
 
 #include <pathcov/pathcov.h>
 
+#define FAKE_RESIDUAL_UNIT
 #include "fake_plugin.h"
 
 FAKE_RESIDUAL(fn_lib, "lib_untested", 0xabcdefabcdefabcdull, 100, 0, 0, 0);

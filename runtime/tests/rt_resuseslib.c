@@ -11,6 +11,7 @@
 
 #include <pathcov/pathcov.h>
 
+#define FAKE_RESIDUAL_UNIT
 #include "fake_plugin.h"
 
 void reslib_work(int n);
