@@ -68,8 +68,9 @@ bool udata(Dwarf_Die *die, unsigned name, Dwarf_Word &value) {
 
 } // namespace
 
-Symbolizer::Symbolizer(std::vector<std::string> debugDirs)
-    : debugDirs_(std::move(debugDirs)) {
+Symbolizer::Symbolizer(std::vector<std::string> debugDirs,
+                       std::vector<std::string> binaries)
+    : debugDirs_(std::move(debugDirs)), binaries_(std::move(binaries)) {
   // The system's debug info too (libc's, say), as gdb finds it, whatever
   // directories were given for pathcov's metadata.
   if (std::find(debugDirs_.begin(), debugDirs_.end(), kDefaultDebugDir) ==
@@ -93,8 +94,11 @@ Symbolizer::Object *Symbolizer::objectFor(const std::string &path,
   object->dwfl = dwfl_begin(&object->callbacks);
   if (!object->dwfl)
     return object.get();
-  // The object itself, else its debug info under a debug directory.
+  // The object itself, else a file named for it with its build-id, else its
+  // debug info under a debug directory.
   object->module = reportFile(object->dwfl, path, buildId);
+  for (size_t i = 0; !object->module && !buildId.empty() && i < binaries_.size(); ++i)
+    object->module = reportFile(object->dwfl, binaries_[i], buildId);
   for (size_t i = 0; !object->module && !buildId.empty() &&
                      i < debugDirs_.size();
        ++i)

@@ -29,8 +29,11 @@ struct SourceFrame {
 class Symbolizer {
 public:
   // Where separate debug info (DIR/.build-id/xx/rest.debug) is looked for:
-  // these directories, then the system's (/usr/lib/debug).
-  explicit Symbolizer(std::vector<std::string> debugDirs);
+  // these directories, then the system's (/usr/lib/debug). `binaries`: the
+  // files a user named for modules that moved (decode --binary), taken
+  // where their build-id is the one asked for.
+  explicit Symbolizer(std::vector<std::string> debugDirs,
+                      std::vector<std::string> binaries = {});
   ~Symbolizer();
   Symbolizer(const Symbolizer &) = delete;
   Symbolizer &operator=(const Symbolizer &) = delete;
@@ -49,6 +52,7 @@ private:
   Object *objectFor(const std::string &path, const std::string &buildId);
 
   std::vector<std::string> debugDirs_;
+  std::vector<std::string> binaries_;
   // libdwfl's search path for separate debug info: the debug directories
   // (it finds DIR/.build-id/xx/rest.debug in each).
   std::string debugPath_;

@@ -758,7 +758,7 @@ nlohmann::json reportJson(const DecodedReport &d) {
 
 int runDecode(const DecodeOptions &options) {
   ModuleIndex modules(options.debugDirs); // the decoded reports point into it
-  Symbolizer symbolizer(options.debugDirs);
+  Symbolizer symbolizer(options.debugDirs, options.binaries);
   std::vector<DecodedReport> decoded;
   try {
     std::vector<Report> reports;

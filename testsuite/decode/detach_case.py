@@ -17,7 +17,10 @@ writes a report, and checks that:
   - a -gz build (compressed .debug_pathcov) decodes like the plain one;
   - record mode: `pathcov collect` of a stripped binary's profiles with
     --debug-dir (and with --binary) makes the same corpus as before
-    stripping.
+    stripping;
+  - a binary that moved, another build in its place: `decode --binary`
+    prints what decode printed before, its calling contexts' functions
+    and lines too (found by build-id in the file named).
 """
 import json
 import os
@@ -126,6 +129,9 @@ def main():
     text = must([pathcov, "decode", report], "decode").stdout
     as_json = must([pathcov, "decode", "--json", report],
                    "decode --json").stdout
+    moved = os.path.join(work, "moved", "field")
+    os.makedirs(os.path.dirname(moved))
+    shutil.copy(field, moved)
     debug_dir = os.path.join(work, "debug")
     meta = detach(field, debug_dir)
     stripped_text = must([pathcov, "decode", "--debug-dir", debug_dir, report],
@@ -187,6 +193,15 @@ def main():
     if failed.returncode != 3 or build_id(recorded) not in failed.stderr:
         fail(f"collect without the detached metadata: exit "
              f"{failed.returncode}:\n{failed.stderr}")
+
+    # (e) Moved, another build in its place: --binary names it.
+    shutil.copy(recorded, field)
+    moved_text = must([pathcov, "decode", "--binary", moved, report],
+                      "decode --binary of a moved binary").stdout
+    said = f"  metadata from {moved}\n"
+    if said not in moved_text or moved_text.replace(said, "", 1) != text:
+        fail(f"decoded with --binary {moved}:\n{moved_text}\nbefore it "
+             f"moved:\n{text}")
 
     if failures:
         sys.exit("FAIL:\n" + "\n".join(failures))
