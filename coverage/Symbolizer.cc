@@ -3,6 +3,7 @@
 #include "ElfMetadata.h"
 #include "Modules.h"
 
+#include <cxxabi.h>
 #include <dwarf.h>
 #include <elfutils/libdwfl.h>
 
@@ -52,6 +53,16 @@ Dwfl_Module *reportFile(Dwfl *dwfl, const std::string &file,
   if (module && !buildId.empty() && buildIdOf(module) != buildId)
     return nullptr;
   return module;
+}
+
+// A symbol as C++ spells it, as c++filt does (GCC's clones keep their
+// suffix: "f(int) [clone .isra.0]"); a C symbol as it is.
+std::string demangled(const char *symbol) {
+  int status = 0;
+  char *name = abi::__cxa_demangle(symbol, nullptr, nullptr, &status);
+  std::string text = status == 0 && name ? name : symbol;
+  std::free(name);
+  return text;
 }
 
 std::string nameOf(Dwarf_Die *die) {
@@ -171,7 +182,7 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
   free(scopes);
   const char *symbol = dwfl_module_addrname(object->module, at);
   if (frames.empty()) { // no DWARF here: the symbol table's name
-    place.function = symbol ? symbol : "";
+    place.function = symbol ? demangled(symbol) : "";
     frames.push_back(place);
   }
   frames.back().splitPart = symbol && strstr(symbol, ".part.");
