@@ -27,10 +27,11 @@ struct PathDescription {
   std::vector<PathStep> steps; // ENTRY and EXIT left out
 };
 
-// "file:line name", and "(the copy in unit.c)" for a static or inline
-// function of a header that each unit compiling it has its own copy of
-// (its identity is the unit's): zstd's 25 copies of MEM_isLittleEndian
-// read alike, some tested, some not.
+// "file:line name", and "(the copy in unit.c)" where the identity names a
+// unit but the function is another file's: a global of a file included
+// into the unit (or named by #line), and, in a corpus from before stop 51,
+// each unit's copy of a header's static function, so that zstd's 25
+// copies of MEM_isLittleEndian do not read alike.
 std::string functionHeading(const FunctionMetadata &f);
 // The same, and "(CFG checksum)" where `corpus` has the function with
 // several CFGs (a source built several ways: fmt's format.cc with and

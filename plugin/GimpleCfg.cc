@@ -177,11 +177,14 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   f.optimization = optimizationOption(decl);
   // A function the linker keeps one copy of (inline, template, weak) is
   // one function wherever it was emitted: the ODR makes its name enough.
-  // Any other is its unit's: statics of the same name in different units,
-  // and the `main` (or any global) of different programs, stay apart.
+  // So is a header's static one: the linker keeps each unit's copy, and
+  // which one an inline caller runs depends on the link (ninja's
+  // MurmurHash2, -flto). Any other is its unit's: statics of the same
+  // name in different units, and each program's `main`, stay apart.
   const bool linkerMerged =
       DECL_COMDAT(decl) || DECL_ONE_ONLY(decl) || DECL_WEAK(decl);
-  f.identity = linkerMerged ? f.assemblerName : f.tu + ":" + f.assemblerName;
+  f.identity = functionIdentity(linkerMerged, !TREE_PUBLIC(decl), f.tu, f.file,
+                                f.assemblerName);
   return f;
 }
 

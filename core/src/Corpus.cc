@@ -189,7 +189,8 @@ void addTestedFunction(const JsonPath &at, const nlohmann::json &f,
   add("paths", at.field<std::vector<nlohmann::json>>(f, "paths"));
   add("field_paths", at.optionalField<std::vector<nlohmann::json>>(f, "field_paths", {}));
   setTestedPathCounts(tested, idCounts);
-  index[at.field<std::string>(f, "identity")].push_back(std::move(tested));
+  addTestedPaths(index, at.field<std::string>(f, "identity"),
+                 at.optionalField<std::string>(f, "file", ""), std::move(tested));
 }
 
 // readTestedPaths's SAX handler: a corpus is mostly metadata residual mode
@@ -221,7 +222,7 @@ public:
     const size_t depth = stack_.size();
     const bool keep =
         depth == 1   ? k == "format" || k == "format_version" || k == "functions"
-        : depth == 3 ? k == "identity" || k == "checksum" || k == "skipped" ||
+        : depth == 3 ? k == "identity" || k == "file" || k == "checksum" || k == "skipped" ||
                            k == "optimization" || k == "paths" || k == "field_paths"
         : depth == 5 ? k == "id" || k == "count"
                      : true;

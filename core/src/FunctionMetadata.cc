@@ -91,6 +91,23 @@ NumberedDag FunctionMetadata::number() const {
   return numberBallLarus(*cfg, pathLimit, forcedCuts);
 }
 
+std::string functionIdentity(bool linkerMerged, bool isStatic,
+                             const std::string &tu, const std::string &file,
+                             const std::string &assemblerName) {
+  if (linkerMerged)
+    return assemblerName;
+  return (isStatic && file != tu ? file : tu) + ":" + assemblerName;
+}
+
+std::string headerIdentityOf(const std::string &identity, const std::string &file) {
+  // Assembler names have no ':'; one with no ':' is a linker-merged one.
+  const size_t colon = identity.rfind(':');
+  if (colon == std::string::npos || file.empty() ||
+      identity.compare(0, colon, file) == 0)
+    return "";
+  return file + identity.substr(colon);
+}
+
 bool sameCfgOptimizationClass(const std::string &a, const std::string &b) {
   return a.empty() || b.empty() || (a == "-O0") == (b == "-O0");
 }

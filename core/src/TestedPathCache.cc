@@ -13,7 +13,7 @@ namespace {
 // 2 only: an older cache of an older corpus must not outlive its identities;
 // version 4 adds each path's count, version 5 the optimization option;
 // version 6 is an index keyed by the corpus's stamp, checked per bucket.
-constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '6'};
+constexpr char kMagic[8] = {'p', 'c', 'o', 'v', 'i', 'd', 'x', '7'};
 // Words after the magic: the stamp (5), buckets, file size, checksum.
 constexpr size_t kHeaderSize = 8 + 8 * 8;
 constexpr size_t kBucketEntrySize = 3 * 8;

@@ -1,6 +1,7 @@
 #include "TestedPathScan.h"
 
 #include "pathcov/core/Checked.h"
+#include "pathcov/format/FunctionMetadata.h"
 #include "pathcov/format/JsonFields.h"
 
 #include <simdjson.h>
@@ -312,13 +313,16 @@ private:
   error_code function(ondemand::value &value) {
     ondemand::object f;
     PATHCOV_TRY(value.get_object().get(f));
-    std::string identity, checksum, skipped, optimization;
-    bool hasIdentity = false, hasChecksum = false, hasSkipped = false,
-         hasOptimization = false, hasPaths = false, hasFieldPaths = false;
+    std::string identity, file, checksum, skipped, optimization;
+    bool hasIdentity = false, hasFile = false, hasChecksum = false,
+         hasSkipped = false, hasOptimization = false, hasPaths = false,
+         hasFieldPaths = false;
     idCounts_.clear();
     PATHCOV_TRY(forEachField(f, [&](std::string_view key, ondemand::value v) {
       if (key == "identity")
         return string(v, hasIdentity, identity);
+      if (key == "file")
+        return string(v, hasFile, file);
       if (key == "checksum")
         return string(v, hasChecksum, checksum);
       if (key == "skipped")
@@ -337,7 +341,7 @@ private:
       return kNotPlain;
     TestedPaths tested{std::move(checksum), {}, {}, std::move(optimization)};
     setTestedPathCounts(tested, idCounts_);
-    index_[identity].push_back(std::move(tested));
+    addTestedPaths(index_, identity, file, std::move(tested));
     return SUCCESS;
   }
 
@@ -473,6 +477,34 @@ void setTestedPathCounts(TestedPaths &tested, IdCounts &idCounts) {
     tested.ids.push_back(id);
     tested.counts.push_back(count);
   }
+}
+
+namespace {
+
+void addVersion(std::vector<TestedPaths> &versions, TestedPaths tested) {
+  const auto same = std::find_if(versions.begin(), versions.end(),
+                                 [&](const TestedPaths &v) {
+                                   return v.checksum == tested.checksum;
+                                 });
+  if (same == versions.end()) {
+    versions.push_back(std::move(tested));
+    return;
+  }
+  IdCounts idCounts;
+  for (const TestedPaths *v : {&*same, &tested})
+    for (size_t k = 0; k < v->ids.size(); ++k)
+      idCounts.emplace_back(v->ids[k], v->counts[k]);
+  setTestedPathCounts(*same, idCounts);
+}
+
+} // namespace
+
+void addTestedPaths(TestedPathIndex &index, const std::string &identity,
+                    const std::string &file, TestedPaths tested) {
+  const std::string header = headerIdentityOf(identity, file);
+  if (!header.empty())
+    addVersion(index[header], tested);
+  addVersion(index[identity], std::move(tested));
 }
 
 } // namespace pathcov

@@ -52,4 +52,12 @@ TestedPathIndex readTestedPathsReference(std::string_view json);
 void setTestedPathCounts(TestedPaths &tested,
                          std::vector<std::pair<uint64_t, uint64_t>> &idCounts);
 
+// One corpus function (`identity`, defined in `file`) into `index`: its
+// paths join those of an earlier entry with its checksum, if any. An older
+// corpus's copy of a header's static function also goes under the
+// header's identity (headerIdentityOf), the union of every copy's paths,
+// as a new corpus has it. Both readers add their functions with it.
+void addTestedPaths(TestedPathIndex &index, const std::string &identity,
+                    const std::string &file, TestedPaths tested);
+
 } // namespace pathcov

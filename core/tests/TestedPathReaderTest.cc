@@ -54,6 +54,45 @@ TEST(TestedPathReader, ReadsIdsSortedAndSkipsTheRest) {
   EXPECT_EQ(index.at("h")[0].ids, (std::vector<uint64_t>{0}));
 }
 
+// Before stop 51 each copy of a header's static function was its unit's
+// (low.c:clamp); now all are the header's (clamp.h:clamp). An older
+// corpus's copies also go under the header's identity, their paths and
+// counts together per CFG, as a corpus collected now has them. Both readers.
+TEST(TestedPathReader, OlderCorpusCopiesOfAHeadersStaticAreOneFunction) {
+  const std::string json = R"({
+    "format": "pathcov-corpus", "format_version": "2.0",
+    "functions": [
+      {"identity": "src/low.c:clamp", "file": "src/clamp.h", "checksum": "c1",
+       "paths": [{"id": 0, "count": 2}]},
+      {"identity": "src/high.c:clamp", "file": "src/clamp.h", "checksum": "c1",
+       "paths": [{"id": 0, "count": 1}, {"id": 2, "count": 5}]},
+      {"identity": "src/mid.c:clamp", "file": "src/clamp.h", "checksum": "c9",
+       "paths": [{"id": 1, "count": 1}]},
+      {"identity": "src/clamp.h:clamp", "file": "src/clamp.h", "checksum": "c1",
+       "paths": [{"id": 3, "count": 1}]},
+      {"identity": "src/main.c:main", "file": "src/main.c", "checksum": "c2",
+       "paths": [{"id": 0, "count": 1}]},
+      {"identity": "_Z4pickv", "file": "src/pick.h", "checksum": "c3",
+       "paths": [{"id": 0, "count": 1}]}]})";
+  for (const TestedPathIndex &index :
+       {readTestedPaths(json), readTestedPathsReference(json)}) {
+    std::vector<std::string> identities;
+    for (const auto &[identity, versions] : index)
+      identities.push_back(identity);
+    EXPECT_EQ(identities, (std::vector<std::string>{
+                              "_Z4pickv", "src/clamp.h:clamp", "src/high.c:clamp",
+                              "src/low.c:clamp", "src/main.c:main", "src/mid.c:clamp"}));
+    const std::vector<TestedPaths> &clamp = index.at("src/clamp.h:clamp");
+    ASSERT_EQ(clamp.size(), 2u);
+    EXPECT_EQ(clamp[0].checksum, "c1");
+    EXPECT_EQ(clamp[0].ids, (std::vector<uint64_t>{0, 2, 3}));
+    EXPECT_EQ(clamp[0].counts, (std::vector<uint64_t>{3, 5, 1}));
+    EXPECT_EQ(clamp[1].checksum, "c9");
+    EXPECT_EQ(clamp[1].ids, (std::vector<uint64_t>{1}));
+    EXPECT_EQ(index.at("src/low.c:clamp")[0].ids, (std::vector<uint64_t>{0}));
+  }
+}
+
 // As in a DOM, a key given twice counts with its last value.
 TEST(TestedPathReader, LastDuplicateKeyWins) {
   const std::string head = R"({"format":"pathcov-corpus","format_version":"2.0","functions":)";

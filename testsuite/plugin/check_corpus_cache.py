@@ -65,7 +65,7 @@ def fnv1a(data):
 
 def forged_cache(corpus, magic):
     """What an attacker who can read the corpus writes: an index of it in
-    the plugin's own format (`magic` from one it wrote: pcovidx6), keyed by
+    the plugin's own format (`magic` from one it wrote: pcovidx7), keyed by
     the corpus's stamp (stat), with every path of every function tested:
     nothing would be reported."""
     doc = json.load(open(corpus))

@@ -71,6 +71,22 @@ nlohmann::json toJson(const FunctionMetadata &function);
 // is unknown.
 bool sameCfgOptimizationClass(const std::string &a, const std::string &b);
 
+// A function's identity (docs/record-mode.md, "Source paths and identities"): its
+// assembler name alone if the linker keeps one copy of it (comdat, one-only,
+// weak); a static function's file and name if that file is not its unit's
+// (a header's: every unit's copy is one function, as the copies of an
+// inline one are); else its unit's and name (each program's `main`).
+std::string functionIdentity(bool linkerMerged, bool isStatic,
+                             const std::string &tu, const std::string &file,
+                             const std::string &assemblerName);
+
+// Before stop 51, a header's static function was its unit's: "unit.c:name".
+// For such an identity of a corpus and the function's file, the identity
+// the function has now ("clamp.h:name"); "" if it is the same or the
+// identity is of another kind. Residual mode reads an older corpus's
+// copies under it too, so they still count (addTestedPaths).
+std::string headerIdentityOf(const std::string &identity, const std::string &file);
+
 // `bytes` with every byte that is not part of well-formed UTF-8 replaced by
 // the code point U+00XX of the same value: how the runtime writes such
 // bytes in profiles, so names from both sides compare equal.

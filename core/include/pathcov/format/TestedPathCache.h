@@ -5,7 +5,7 @@
 // own functions in it, mapped, not read (docs/residual-mode.md).
 //
 // Layout (native byte order, 64-bit words; the index never leaves the
-// machine): a header - the magic "pcovidx6", the corpus's stamp
+// machine): a header - the magic "pcovidx7", the corpus's stamp
 // (CorpusStamp), the number of buckets (a power of two), the file's size,
 // and FNV-1a (fnv1a64) of those words - then a bucket table, then the
 // buckets' records. Function `identity` is in bucket

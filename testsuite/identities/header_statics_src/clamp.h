@@ -1,5 +1,6 @@
 /* A static inline function of a header: each unit that calls it compiles
-   its own copy, a function of its own (header_copies.py). */
+   its own copy, and all of them are one function, named by the header
+   (header_statics.py). */
 static inline int clamp(int v, int lo, int hi) {
   if (v < lo)
     return lo;

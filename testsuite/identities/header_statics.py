@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""A header's static function has a copy in each unit, and all copies are
+one function, named by the header (`clamp.h:clamp`), as the copies of an
+inline one are: which copy a caller runs may depend on the link (ninja's
+MurmurHash2 at -O2 -flto), so a path the tests ran in one copy is tested
+in every copy. The tests run only low.c's copy of clamp; the field runs
+high.c's.
+
+- show: one clamp, named by the header, its tested path among 3;
+- a field run of high.c's copy on the path the tests ran in low.c's
+  writes no report; one on an untested path reports it, once, under the
+  header's identity;
+- a corpus from before stop 51, where each copy was its unit's
+  (`low.c:clamp`), serves the same: residual mode reads it under the
+  header's identity too.
+
+usage: header_statics.py PLUGIN RUNTIME PATHCOV WORKDIR"""
+import json
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
+                     recorded_corpus, residual_field_run)
+
+SOURCES = [os.path.join(HERE, "header_statics_src", f)
+           for f in ("low.c", "high.c")]
+
+
+def legacy_corpus(corpus, path):
+    """`corpus` with clamp named as stop 50 named it: by its unit."""
+    with open(corpus, encoding="utf-8") as f:
+        doc = json.load(f)
+    [clamp] = [f for f in doc["functions"] if f["name"] == "clamp"]
+    clamp["identity"] = clamp["tu"] + ":clamp"
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(doc, f)
+    return path, clamp["identity"]
+
+
+def clamp_paths(reports):
+    """[(identity, id)] of clamp's residual paths in the reports in `reports`."""
+    return [(p["identity"], p["id"]) for r in os.listdir(reports)
+            for p in json.load(open(os.path.join(reports, r),
+                                    encoding="utf-8"))["residual_paths"]
+            if p["identity"].endswith(":clamp")]
+
+
+def field_runs(plugin, runtime, pathcov, corpus, work):
+    """high.c's copy of clamp on the path the tests ran in low.c's, then
+    on one they did not run (main's and high's own paths are residual too:
+    the tests ran neither)."""
+    flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+             f"-fplugin-arg-pathcov-corpus={corpus}"]
+    tested = residual_field_run(flags, SOURCES, runtime,
+                                fresh_directory(os.path.join(work, "tested")),
+                                ["150", "high"])
+    check(clamp_paths(tested) == [],
+          f"{corpus}: high.c's copy on the path the tests ran in low.c's "
+          "is tested", clamp_paths(tested))
+    untested = residual_field_run(flags, SOURCES, runtime,
+                                  fresh_directory(os.path.join(work, "untested")),
+                                  ["300", "high"])
+    check([(identity.endswith("clamp.h:clamp"), id)
+           for identity, id in clamp_paths(untested)] == [(True, 1)],
+          f"{corpus}: the untested path of high.c's copy (v > hi), once, as "
+          "the header's function", clamp_paths(untested))
+    reports = [os.path.join(untested, r) for r in os.listdir(untested)]
+    decoded = must([pathcov, "decode", *reports], "pathcov decode").stdout
+    check("clamp: 1 residual path; 1 tested path of 3" in decoded and
+          "the copy in" not in decoded,
+          f"{corpus}: decode names clamp by its header", decoded)
+
+
+def main():
+    plugin, runtime, pathcov, work = sys.argv[1:5]
+    fresh_directory(work)
+    corpus = recorded_corpus(plugin, runtime, pathcov, SOURCES,
+                             fresh_directory(os.path.join(work, "tests")),
+                             os.path.join(work, "corpus.json"), args=["5"])
+    shown = must([pathcov, "show", corpus], "pathcov show").stdout
+    headings = [line for line in shown.splitlines() if " clamp" in line]
+    check(len(headings) == 1 and "clamp.h:4 clamp: 1 of 3 paths tested" in headings[0],
+          "show: one clamp, named by its header, 1 path tested", shown)
+    field_runs(plugin, runtime, pathcov, corpus,
+               fresh_directory(os.path.join(work, "field")))
+    legacy, identity = legacy_corpus(corpus, os.path.join(work, "legacy.json"))
+    check(identity.endswith("low.c:clamp"), "the legacy corpus names low.c's copy",
+          identity)
+    field_runs(plugin, runtime, pathcov, legacy,
+               fresh_directory(os.path.join(work, "legacy-field")))
+    return finish(FAILURES, "ok: a header's static function is one function")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
