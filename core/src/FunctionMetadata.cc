@@ -96,7 +96,8 @@ std::string functionIdentity(bool linkerMerged, bool isStatic,
                              const std::string &assemblerName) {
   if (linkerMerged)
     return assemblerName;
-  return (isStatic && file != tu ? file : tu) + ":" + assemblerName;
+  const bool otherFile = !file.empty() && file != tu;
+  return (isStatic && otherFile ? file : tu) + ":" + assemblerName;
 }
 
 std::string headerIdentityOf(const std::string &identity, const std::string &file) {

@@ -217,6 +217,38 @@ LoadedCorpus load(const std::string &path, const FileFilter &files) {
   return loaded;
 }
 
+// A baseline collected before stop 51 names each unit's copy of a header's
+// static function by its unit; a corpus collected now, by the header
+// (headerIdentityOf). The copies also stand under the header's identity,
+// their paths and field runs together, so that upgrading pathcov makes no
+// new function and no regressed path.
+void addHeaderIdentities(LoadedCorpus &baseline) {
+  std::vector<std::pair<FunctionKey, const CorpusFunction *>> copies;
+  for (const auto &[key, f] : baseline.corpus.functions) {
+    const std::string header = headerIdentityOf(key.first, f.metadata.file);
+    if (!header.empty() && f.metadata.skipped.empty())
+      copies.push_back({{header, key.second}, &f});
+  }
+  for (const auto &[key, copy] : copies) {
+    const auto [entry, added] = baseline.corpus.functions.try_emplace(key, *copy);
+    CorpusFunction &f = entry->second;
+    if (added)
+      f.metadata.identity = key.first;
+    else
+      for (const auto &[id, path] : copy->paths) {
+        TestedPath &into = f.paths[id];
+        into.count = saturatingAdd(into.count, path.count);
+        into.tests.insert(path.tests.begin(), path.tests.end());
+      }
+    const auto field = baseline.field.find(keyOf(copy->metadata));
+    if (field != baseline.field.end())
+      for (const auto &[id, runs] : field->second) {
+        uint64_t &into = baseline.field[key][id];
+        into = saturatingAdd(into, runs);
+      }
+  }
+}
+
 struct FunctionStats {
   const CorpusFunction *f;
   uint64_t tested = 0;
@@ -891,6 +923,7 @@ int runGate(GateOptions o, const GateFlags &flags) {
     if (!o.baseline.empty()) {
       reading = o.baseline;
       baseline = load(o.baseline, o.files);
+      addHeaderIdentities(*baseline);
     }
     result = evaluate(o, current, baseline);
   } catch (const InputError &e) {

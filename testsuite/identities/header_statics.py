@@ -12,7 +12,8 @@ high.c's.
   header's identity;
 - a corpus from before stop 51, where each copy was its unit's
   (`low.c:clamp`), serves the same: residual mode reads it under the
-  header's identity too.
+  header's identity too, and `pathcov gate` against it as a baseline finds
+  no new function.
 
 usage: header_statics.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
@@ -22,7 +23,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
-                     recorded_corpus, residual_field_run)
+                     recorded_corpus, residual_field_run, run)
 
 SOURCES = [os.path.join(HERE, "header_statics_src", f)
            for f in ("low.c", "high.c")]
@@ -90,6 +91,10 @@ def main():
           identity)
     field_runs(plugin, runtime, pathcov, legacy,
                fresh_directory(os.path.join(work, "legacy-field")))
+    gated = run([pathcov, "gate", corpus, "--baseline", legacy, "--no-new-untested"])
+    check(gated.returncode == 0 and "New untested paths <= 0: 0 in 0 functions" in gated.stdout,
+          "gate against the legacy corpus: clamp is not new",
+          f"exit {gated.returncode}\n{gated.stdout}{gated.stderr}")
     return finish(FAILURES, "ok: a header's static function is one function")
 
 
