@@ -179,11 +179,15 @@ FunctionMetadata identifyFunction(function *fun, const ProjectPaths &paths) {
   // one function wherever it was emitted: the ODR makes its name enough.
   // So is a header's static one: the linker keeps each unit's copy, and
   // which one an inline caller runs depends on the link (ninja's
-  // MurmurHash2, -flto). Any other is its unit's: statics of the same
-  // name in different units, and each program's `main`, stay apart.
+  // MurmurHash2, -flto). But not a header the build generated (gnulib's,
+  // in an out-of-tree build directory): its name is the build's. Any
+  // other is its unit's: statics of the same name in different units,
+  // and each program's `main`, stay apart.
   const bool linkerMerged =
       DECL_COMDAT(decl) || DECL_ONE_ONLY(decl) || DECL_WEAK(decl);
-  f.identity = functionIdentity(linkerMerged, !TREE_PUBLIC(decl), f.tu, f.file,
+  const bool headerStatic = !TREE_PUBLIC(decl) && DECL_SOURCE_FILE(decl) &&
+                            paths.buildIndependent(DECL_SOURCE_FILE(decl));
+  f.identity = functionIdentity(linkerMerged, headerStatic, f.tu, f.file,
                                 f.assemblerName);
   return f;
 }

@@ -91,13 +91,13 @@ NumberedDag FunctionMetadata::number() const {
   return numberBallLarus(*cfg, pathLimit, forcedCuts);
 }
 
-std::string functionIdentity(bool linkerMerged, bool isStatic,
+std::string functionIdentity(bool linkerMerged, bool headerStatic,
                              const std::string &tu, const std::string &file,
                              const std::string &assemblerName) {
   if (linkerMerged)
     return assemblerName;
-  const bool otherFile = !file.empty() && file != tu;
-  return (isStatic && otherFile ? file : tu) + ":" + assemblerName;
+  const bool byFile = headerStatic && !file.empty() && file != tu;
+  return (byFile ? file : tu) + ":" + assemblerName;
 }
 
 std::string headerIdentityOf(const std::string &identity, const std::string &file) {

@@ -109,4 +109,35 @@ std::string ProjectPaths::operator()(const std::string &path) const {
   return absolute;
 }
 
+bool ProjectPaths::holdsBuild(const std::string &dir) const {
+  const auto known = holdsBuild_.find(dir);
+  if (known != holdsBuild_.end())
+    return known->second;
+  static const char *const kBuildState[] = {"CMakeCache.txt", "config.status",
+                                            "meson-private"};
+  bool holds = false;
+  for (const char *state : kBuildState) {
+    std::error_code error;
+    holds = holds || fs::exists(fs::path(dir) / state, error);
+  }
+  return holdsBuild_[dir] = holds;
+}
+
+bool ProjectPaths::buildIndependent(const std::string &path) const {
+  const std::string named = (*this)(path);
+  if (isMadeUpName(named) || named[0] == '/')
+    return false;
+  const std::string unitDir = unitDir_ + "/";
+  for (fs::path dir = fs::path(resolve(path)).parent_path();
+       !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+    const std::string name = dir.string();
+    // A directory above the unit too: an in-tree build's, or the checkout.
+    if (unitDir.compare(0, name.size() + 1, name + "/") == 0)
+      break;
+    if (holdsBuild(name))
+      return false;
+  }
+  return true;
+}
+
 } // namespace pathcov

@@ -120,6 +120,33 @@ TEST(ProjectPaths, SourceRootFirstThenPrefixMapsThenCheckout) {
   EXPECT_EQ(rooted("src/m.c"), proj + "/src/m.c"); // no checkout lookup
 }
 
+// A header's static function is named by the header where every build
+// names it alike: not absolute, and not generated into a build directory
+// (gnulib's dynarray.gl.h, in sed's out-of-tree builds); an in-tree
+// build's state, above the unit too, says nothing of a header.
+TEST(ProjectPaths, BuildIndependentUnlessGeneratedIntoABuild) {
+  Tree t;
+  t.make("proj/.git", true);
+  t.make("proj/config.status", false); // an in-tree build
+  t.make("proj/build/config.status", false);
+  t.make("proj/build-cmake/CMakeCache.txt", false);
+  t.make("proj/build-meson/meson-private", true);
+  const std::string proj = (t.dir / "proj").string();
+  const ProjectPaths paths(proj + "/build/lib", "", proj + "/lib/m.c", noMap);
+  EXPECT_TRUE(paths.buildIndependent(proj + "/lib/m.h"));
+  EXPECT_TRUE(paths.buildIndependent("../../include/deep/m.h"));
+  EXPECT_FALSE(paths.buildIndependent("malloc/dynarray.gl.h"));
+  EXPECT_FALSE(paths.buildIndependent(proj + "/build-cmake/gen/x.h"));
+  EXPECT_FALSE(paths.buildIndependent(proj + "/build-meson/x.h"));
+  EXPECT_FALSE(paths.buildIndependent((t.dir / "elsewhere/x.h").string()));
+  EXPECT_FALSE(paths.buildIndependent("/usr/include/stdio.h"));
+  EXPECT_FALSE(paths.buildIndependent("<built-in>"));
+  // A unit the build generated is named by the build's directory already:
+  // that build's headers are named alike, no worse.
+  const ProjectPaths generated(proj + "/build", "", proj + "/build/gen/p.c", noMap);
+  EXPECT_TRUE(generated.buildIndependent(proj + "/build/lib/x.h"));
+}
+
 TEST(ProjectPaths, AbsoluteOutsideAnyCheckout) {
   Tree t;
   const std::string dir = t.make("plain", true);

@@ -13,11 +13,17 @@ high.c's.
 - a corpus from before stop 51, where each copy was its unit's
   (`low.c:clamp`), serves the same: residual mode reads it under the
   header's identity too, and `pathcov gate` against it as a baseline finds
-  no new function.
+  no new function;
+- but a header the build generates (copied into each out-of-tree build
+  directory, which holds a config.status, as configure leaves) is named by
+  that directory, which the tests' build and the release's differ in: its
+  static function stays its unit's, and the release finds the tested path
+  tested (gnulib's dynarray.gl.h in sed's build).
 
 usage: header_statics.py PLUGIN RUNTIME PATHCOV WORKDIR"""
 import json
 import os
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -74,6 +80,44 @@ def field_runs(plugin, runtime, pathcov, corpus, work):
           f"{corpus}: decode names clamp by its header", decoded)
 
 
+def generated_header_build(work, name, flags, runtime):
+    """generated.c built in the out-of-tree build directory `name`, with
+    its generated.h there; the program's path."""
+    build = fresh_directory(os.path.join(work, name))
+    open(os.path.join(build, "config.status"), "w").close()
+    shutil.copy(os.path.join(HERE, "header_statics_src", "generated.h.in"),
+                os.path.join(build, "generated.h"))
+    program = os.path.join(build, "program")
+    must(["gcc", "-O2", *flags, "-I.",
+          os.path.join(HERE, "header_statics_src", "generated.c"), "-o", program,
+          runtime, "-lpthread"],
+         f"the {name} build", cwd=build)
+    return program
+
+
+def generated_header(plugin, runtime, pathcov, work):
+    program = generated_header_build(work, "gen-tests", [f"-fplugin={plugin}"],
+                                     runtime)
+    profiles = os.path.join(work, "gen-profiles")
+    run([program, "7"], env={**os.environ, "PATHCOV_PROFILE_DIR": profiles})
+    corpus = os.path.join(work, "gen-corpus.json")
+    must([pathcov, "collect", "-o", corpus, profiles], "collect")
+    with open(corpus, encoding="utf-8") as f:
+        [pick] = [f["identity"] for f in json.load(f)["functions"]
+                  if f["name"] == "pick"]
+    check(pick.endswith("header_statics_src/generated.c:pick"),
+          "a generated header's static function is its unit's", pick)
+    release = generated_header_build(
+        work, "gen-release", [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+                              f"-fplugin-arg-pathcov-corpus={corpus}"],
+        runtime)
+    reports = fresh_directory(os.path.join(work, "gen-reports"))
+    run([release, "7"], env={**os.environ, "PATHCOV_REPORT_DIR": reports})
+    check(os.listdir(reports) == [],
+          "the release of another build directory finds the tested path tested",
+          os.listdir(reports))
+
+
 def main():
     plugin, runtime, pathcov, work = sys.argv[1:5]
     fresh_directory(work)
@@ -95,6 +139,7 @@ def main():
     check(gated.returncode == 0 and "New untested paths <= 0: 0 in 0 functions" in gated.stdout,
           "gate against the legacy corpus: clamp is not new",
           f"exit {gated.returncode}\n{gated.stdout}{gated.stderr}")
+    generated_header(plugin, runtime, pathcov, work)
     return finish(FAILURES, "ok: a header's static function is one function")
 
 

@@ -71,12 +71,14 @@ nlohmann::json toJson(const FunctionMetadata &function);
 // is unknown.
 bool sameCfgOptimizationClass(const std::string &a, const std::string &b);
 
-// A function's identity (docs/record-mode.md, "Source paths and identities"): its
-// assembler name alone if the linker keeps one copy of it (comdat, one-only,
-// weak); a static function's file and name if that file is not its unit's
-// (a header's: every unit's copy is one function, as the copies of an
-// inline one are); else its unit's and name (each program's `main`).
-std::string functionIdentity(bool linkerMerged, bool isStatic,
+// A function's identity (docs/record-mode.md, "Source paths and
+// identities"): its assembler name alone if the linker keeps one copy of
+// it (comdat, one-only, weak); its file's and name if it is a static
+// function of a file other than its unit's that every build names alike
+// (`headerStatic`: a header's, whose every unit's copy is then one
+// function, as the copies of an inline one are); else its unit's and name
+// (each program's `main`).
+std::string functionIdentity(bool linkerMerged, bool headerStatic,
                              const std::string &tu, const std::string &file,
                              const std::string &assemblerName);
 

@@ -65,6 +65,14 @@ public:
   // The absolute directory relative paths are relative to; "" if none.
   const std::string &root() const { return root_; }
 
+  // Whether another build names `path` alike: its project path is relative
+  // (operator()), and the file is not one a build generated, that is, no
+  // directory above it holds a build's state (CMakeCache.txt, config.status,
+  // meson-private) but one above the unit too (an in-tree build's). A
+  // header gnulib generates into an out-of-tree build directory is named
+  // by that directory, which the tests' build and the release's differ in.
+  bool buildIndependent(const std::string &path) const;
+
 private:
   // A name as GCC opened it, a relative one against the compiler's
   // directory. One that is not there can only be a #line name: a relative
@@ -74,8 +82,12 @@ private:
   // where such a file is.
   std::string resolve(const std::string &path) const;
 
+  // Whether `dir` holds a build's state (buildIndependent).
+  bool holdsBuild(const std::string &dir) const;
+
   std::string cwd_;
   std::string unitDir_;
+  mutable std::map<std::string, bool> holdsBuild_; // by directory
   // resolve's answers (a unit names a file from many blocks).
   mutable std::map<std::string, std::string> resolved_;
   std::string root_;
