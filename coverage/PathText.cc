@@ -123,7 +123,7 @@ std::string functionHeading(const FunctionMetadata &f) {
   const std::string unit = f.tu + ":";
   if (!f.tu.empty() && f.tu != f.file &&
       f.identity.compare(0, unit.size(), unit) == 0)
-    heading += " (the copy in " + f.tu + ")";
+    heading += " (compiled in " + f.tu + ")";
   return heading;
 }
 

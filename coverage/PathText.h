@@ -27,11 +27,12 @@ struct PathDescription {
   std::vector<PathStep> steps; // ENTRY and EXIT left out
 };
 
-// "file:line name", and "(the copy in unit.c)" where the identity names a
-// unit but the function is another file's: a global of a file included
-// into the unit (or named by #line), and, in a corpus from before stop 51,
-// each unit's copy of a header's static function, so that zstd's 25
-// copies of MEM_isLittleEndian do not read alike.
+// "file:line name", and "(compiled in unit.c)" where the identity names a
+// unit but the function is another file's: each unit's copy of a static
+// function of a header the build generated, or of any header in a corpus
+// from before stop 51 (zstd's 25 copies of MEM_isLittleEndian), and a
+// global of another file (gnulib's extern inline c_isalpha, a #line
+// file's yyparse), so that they do not read as functions of that file.
 std::string functionHeading(const FunctionMetadata &f);
 // The same, and "(CFG checksum)" where `corpus` has the function with
 // several CFGs (a source built several ways: fmt's format.cc with and

@@ -76,7 +76,7 @@ def field_runs(plugin, runtime, pathcov, corpus, work):
     reports = [os.path.join(untested, r) for r in os.listdir(untested)]
     decoded = must([pathcov, "decode", *reports], "pathcov decode").stdout
     check("clamp: 1 residual path; 1 tested path of 3" in decoded and
-          "the copy in" not in decoded,
+          "compiled in" not in decoded,
           f"{corpus}: decode names clamp by its header", decoded)
 
 
@@ -107,6 +107,9 @@ def generated_header(plugin, runtime, pathcov, work):
                   if f["name"] == "pick"]
     check(pick.endswith("header_statics_src/generated.c:pick"),
           "a generated header's static function is its unit's", pick)
+    shown = must([pathcov, "show", corpus], "pathcov show").stdout
+    check("generated.h:3 pick (compiled in testsuite/identities/header_statics_src/"
+          "generated.c)" in shown, "show names the unit of a unit's copy", shown)
     release = generated_header_build(
         work, "gen-release", [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
                               f"-fplugin-arg-pathcov-corpus={corpus}"],
