@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -762,7 +763,14 @@ int runDecode(const DecodeOptions &options) {
   std::vector<DecodedReport> decoded;
   try {
     std::vector<Report> reports;
-    for (const std::string &file : options.reports)
+    // A directory's reports, as the runtime names them: PATHCOV_REPORT_DIR.
+    for (const std::string &file : inputFiles(
+             "decode", options.reports,
+             [](const std::string &name) {
+               return name.rfind("pathcov-report-", 0) == 0 &&
+                      std::filesystem::path(name).extension() == ".json";
+             },
+             "no pathcov-report-*.json report in the directory"))
       reports.push_back(readReport(file));
     for (const std::string &binary : options.binaries)
       modules.add(binary);
@@ -810,7 +818,8 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
                 "the tested ground");
   decode
       ->add_option("REPORT", options->reports,
-                   "Reports (pathcov-report-*.json) of residual-mode builds")
+                   "Reports (pathcov-report-*.json) of residual-mode builds, "
+                   "or directories of them")
       ->required();
   decode->add_option(
       "--binary", options->binaries,

@@ -73,8 +73,7 @@ def field_runs(plugin, runtime, pathcov, corpus, work):
            for identity, id in clamp_paths(untested)] == [(True, 1)],
           f"{corpus}: the untested path of high.c's copy (v > hi), once, as "
           "the header's function", clamp_paths(untested))
-    reports = [os.path.join(untested, r) for r in os.listdir(untested)]
-    decoded = must([pathcov, "decode", *reports], "pathcov decode").stdout
+    decoded = must([pathcov, "decode", untested], "pathcov decode DIR").stdout
     check("clamp: 1 residual path; 1 tested path of 3" in decoded and
           "compiled in" not in decoded,
           f"{corpus}: decode names clamp by its header", decoded)
