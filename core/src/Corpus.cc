@@ -125,11 +125,28 @@ void addKPaths(CorpusFunction &f, unsigned k,
                      " before: record every test of a function with one k");
   f.metadata.k = k;
   f.kDropped = saturatingAdd(f.kDropped, dropped);
-  for (const auto &[ids, path] : kPaths) {
-    TestedPath &p = f.kPaths[ids];
+  addPathCounts(f.kPaths, kPaths);
+}
+
+namespace {
+template <typename Key>
+void addCounts(std::map<Key, TestedPath> &into, const std::map<Key, TestedPath> &from) {
+  for (const auto &[key, path] : from) {
+    TestedPath &p = into[key];
     p.count = saturatingAdd(p.count, path.count);
     p.tests.insert(path.tests.begin(), path.tests.end());
   }
+}
+} // namespace
+
+void addPathCounts(std::map<uint64_t, TestedPath> &into,
+                   const std::map<uint64_t, TestedPath> &from) {
+  addCounts(into, from);
+}
+
+void addPathCounts(std::map<std::vector<uint64_t>, TestedPath> &into,
+                   const std::map<std::vector<uint64_t>, TestedPath> &from) {
+  addCounts(into, from);
 }
 
 TransitionCoverage loopTransitionsOf(const CorpusFunction &f,

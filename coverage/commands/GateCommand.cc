@@ -235,11 +235,7 @@ void addHeaderIdentities(LoadedCorpus &baseline) {
     if (added)
       f.metadata.identity = key.first;
     else
-      for (const auto &[id, path] : copy->paths) {
-        TestedPath &into = f.paths[id];
-        into.count = saturatingAdd(into.count, path.count);
-        into.tests.insert(path.tests.begin(), path.tests.end());
-      }
+      addPathCounts(f.paths, copy->paths);
     const auto field = baseline.field.find(keyOf(copy->metadata));
     if (field != baseline.field.end())
       for (const auto &[id, runs] : field->second) {

@@ -83,11 +83,7 @@ void foldCorpus(Corpus &out, const Corpus &in,
       o.interrupted = saturatingAdd(o.interrupted, f.interrupted);
       o.invalidIds = saturatingAdd(o.invalidIds, f.invalidIds);
       o.dropped = saturatingAdd(o.dropped, f.dropped);
-      for (const auto &[id, path] : f.paths) {
-        TestedPath &p = o.paths[id];
-        p.count = saturatingAdd(p.count, path.count);
-        p.tests.insert(path.tests.begin(), path.tests.end());
-      }
+      addPathCounts(o.paths, f.paths);
       addKPaths(o, f.metadata.k, f.kPaths, f.kDropped, displayName(file));
     }
   }

@@ -48,6 +48,13 @@ struct CorpusFunction {
   std::map<std::vector<uint64_t>, TestedPath> kPaths;
 };
 
+// Adds `from`'s paths into `into`: counts added (saturating), test names
+// joined. A function's paths, by id, or its k-paths, by their ids.
+void addPathCounts(std::map<uint64_t, TestedPath> &into,
+                   const std::map<uint64_t, TestedPath> &from);
+void addPathCounts(std::map<std::vector<uint64_t>, TestedPath> &into,
+                   const std::map<std::vector<uint64_t>, TestedPath> &from);
+
 // Adds k-paths counted with `k` to f's. A function keeps one k: windows
 // counted with another k would give the longer windows' counts over only
 // some of the runs. Throws InputError naming `where` if f was built with

@@ -85,8 +85,8 @@ std::string functionIdentity(bool linkerMerged, bool headerStatic,
 // Before stop 51, a header's static function was its unit's: "unit.c:name".
 // For such an identity of a corpus and the function's file, the identity
 // the function has now ("clamp.h:name"); "" if it is the same or the
-// identity is of another kind. Residual mode reads an older corpus's
-// copies under it too, so they still count (addTestedPaths).
+// identity is of another kind. Residual mode (addTestedPaths) and gate's
+// baseline read an older corpus's copies under it too, so they still count.
 std::string headerIdentityOf(const std::string &identity, const std::string &file);
 
 // `bytes` with every byte that is not part of well-formed UTF-8 replaced by
