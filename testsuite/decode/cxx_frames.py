@@ -28,9 +28,7 @@ def main():
     reports = residual_field_run(flags, [SOURCE, "-lstdc++"], runtime,
                                  fresh_directory(os.path.join(work, "field")),
                                  ["500"])
-    decoded = must([pathcov, "decode",
-                    *[os.path.join(reports, r) for r in os.listdir(reports)]],
-                   "pathcov decode").stdout
+    decoded = must([pathcov, "decode", reports], "pathcov decode").stdout
     contexts = [line for line in decoded.splitlines() if "called from" in line]
     check(len(contexts) == 1 and "in shapes::classify(int): called from "
           "shapes::Walker::step(int)" in contexts[0] and "_Z" not in contexts[0],
