@@ -16,6 +16,7 @@
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
+#include "LtoLinkCheck.h"
 #include "PathMiss.h"
 #include "ProcessCalls.h"
 #include "ResidualLowering.h"
@@ -563,9 +564,12 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
   // lto1, -flto's link-time compiler (WPA, LTRANS, or both in one), reads
   // functions the compilations instrumented already, and runs no pass
   // before "ssa": nothing more to do and no corpus to read, so none to ask
-  // for (a link's flags need not repeat the corpus).
-  if (strcmp(lang_hooks.name, "GNU GIMPLE") == 0)
+  // for (a link's flags need not repeat the corpus); only to say when the
+  // compilations did not instrument anything.
+  if (strcmp(lang_hooks.name, "GNU GIMPLE") == 0) {
+    addPassAfter(info->base_name, makeLtoLinkCheckPass(g), "whole-program");
     return 0;
+  }
   std::vector<PluginArgument> args;
   for (int i = 0; i < info->argc; ++i)
     args.push_back({info->argv[i].key,

@@ -227,7 +227,10 @@ def check_packed_relocations(cc, specs, work, env):
 def check_lto_link(cc, specs, work, env):
     """-flto: the link's flags need not repeat the corpus (lto-wrapper runs
     the driver again, for lto1, with the link's flags and the spec file),
-    whichever way lto1 runs (WPA then LTRANS, or both in one)."""
+    whichever way lto1 runs (WPA then LTRANS, or both in one). And objects
+    compiled without the plugin, linked with the spec file alone (the spec
+    file only in LDFLAGS), get one warning from lto1, which sees the whole
+    link: they are not instrumented and the program will say nothing."""
     residual = os.path.join(specs, "pathcov-residual.specs")
     source = os.path.join(work, "relocations.c")
     corpus = os.path.join(work, "corpus.json")
@@ -235,14 +238,26 @@ def check_lto_link(cc, specs, work, env):
     must([cc, "-O2", "-flto", f"-specs={residual}",
           f"-fplugin-arg-pathcov-corpus={corpus}", "-c", source, "-o", obj],
          "compile with -flto", env=env)
-    for extra in ([], ["-flto-partition=none"]):
+    plain_obj = os.path.join(work, "lto-plain.o")
+    must([cc, "-O2", "-flto", "-c", source, "-o", plain_obj],
+         "compile with -flto, without the spec file", env=env)
+    warning = "none of the functions it compiles was instrumented"
+    for extra in ([], ["-flto-partition=none"], ["-flto-partition=max"]):
         program = os.path.join(work, "lto")
         r = subprocess.run([cc, "-O2", "-flto", *extra, f"-specs={residual}",
                             obj, "-o", program], capture_output=True, text=True,
                            env=env)
-        check(r.returncode == 0,
-              f"-flto {' '.join(extra)}: linked with the spec file alone\n"
-              f"      {r.stderr.strip()}")
+        check(r.returncode == 0 and warning not in r.stderr,
+              f"-flto {' '.join(extra)}: linked with the spec file alone, "
+              f"without a warning\n      {r.stderr.strip()}")
+        r = subprocess.run([cc, "-O2", "-flto", *extra, f"-specs={residual}",
+                            plain_obj, "-o", program], capture_output=True,
+                           text=True, env=env)
+        check(r.returncode == 0 and r.stderr.count(warning) == 1 and
+              "-Wmissing-profile" in r.stderr,
+              f"-flto {' '.join(extra)}: objects compiled without the plugin "
+              f"linked with the spec file: one warning (-Wmissing-profile), "
+              f"exit 0\n      {r.stderr.strip()}")
 
 
 def check_cmake_args(cmake, work, env):
