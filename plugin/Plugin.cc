@@ -399,7 +399,8 @@ private:
     // The corpus entry with this CFG, else any (a stale one), else none.
     const TestedPaths *tested = nullptr;
     std::string corpusProblem;
-    for (const TestedPaths &entry : gCorpus.find(f.identity, corpusProblem))
+    const std::vector<TestedPaths> &versions = gCorpus.find(f.identity, corpusProblem);
+    for (const TestedPaths &entry : versions)
       if (!tested || entry.checksum == f.checksum)
         tested = &entry;
     if (!corpusProblem.empty())
@@ -410,6 +411,10 @@ private:
         numbered, checksumOf(g, numbered), tested ? tested->checksum : "",
         tested ? tested->ids : kNone, gOptions.residualLimits,
         tested ? tested->counts : kNone);
+    if (plan.policy == ResidualPolicy::Untested)
+      for (const TestedPaths &entry : versions)
+        if (entry.checksum != f.checksum && !entry.ids.empty())
+          plan.testedVersions.push_back({entry.checksum, entry.ids.size()});
     if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
       warnStale(fun, f, *tested, plan);
     // What decode says of a stale function: why, where it is known.

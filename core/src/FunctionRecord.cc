@@ -1,5 +1,6 @@
 #include "pathcov/format/FunctionRecord.h"
 
+#include "pathcov/format/Corpus.h"
 #include "pathcov/format/InputError.h"
 #include "pathcov/format/JsonFields.h"
 
@@ -54,6 +55,11 @@ std::string residualModeRecord(const FunctionMetadata &function,
   }
   if (plan.policy == ResidualPolicy::Stale)
     record["stale"] = plan.why;
+  if (plan.policy == ResidualPolicy::Untested && !plan.testedVersions.empty()) {
+    nlohmann::json &versions = record["tested_versions"] = nlohmann::json::array();
+    for (const OtherVersion &v : plan.testedVersions)
+      versions.push_back({{"checksum", v.checksum}, {"tested_paths", v.testedPaths}});
+  }
   return text(record);
 }
 
@@ -96,6 +102,24 @@ parseResidualMetadata(const nlohmann::json &record, const FunctionMetadata &f) {
                        (tested ? " needs tested paths" : " has none"));
     if (r.policy == "stale")
       r.stale = top.field<std::string>(record, "stale");
+    if (record.contains("tested_versions")) {
+      if (r.policy != "untested")
+        throw InputError("tested_versions: only an untested function has them");
+      const JsonPath versions = top.at("tested_versions");
+      const nlohmann::json &list = top.field<nlohmann::json>(record, "tested_versions");
+      if (!list.is_array())
+        throw InputError("tested_versions: expected an array");
+      for (size_t i = 0; i < list.size(); ++i) {
+        const JsonPath at = versions.index(i);
+        OtherVersion v{at.field<std::string>(list[i], "checksum"),
+                       at.field<uint64_t>(list[i], "tested_paths")};
+        if (v.checksum.size() != 16 || !isLowerHex(v.checksum))
+          throw InputError(at.name("checksum") + ": expected 16 lowercase hex digits");
+        if (v.testedPaths == 0)
+          throw InputError(at.name("tested_paths") + ": expected at least 1");
+        r.testedVersions.push_back(std::move(v));
+      }
+    }
     return r;
   } catch (const InputError &e) {
     throw in(e.what());

@@ -128,3 +128,42 @@ TEST(FunctionRecord, ResidualFieldsAreChecked) {
   refused("tested_ids", nlohmann::json::array());
   refused("mode", "replay");
 }
+
+// An untested function's other CFGs that the tests ran (the plugin sets
+// them): written only for untested, read back as written, refused where
+// malformed or on another policy.
+TEST(FunctionRecord, UntestedFunctionsOtherTestedVersions) {
+  const FunctionMetadata f = twoDiamonds();
+  const NumberedDag numbered = f.number();
+  ResidualPlan untested =
+      planResidual(numbered, f.cfg->checksum(), f.checksum, {}, ResidualLimits{});
+  ASSERT_EQ(untested.policy, ResidualPolicy::Untested);
+  EXPECT_FALSE(nlohmann::json::parse(residualModeRecord(f, untested, false))
+                   .contains("tested_versions"));
+  untested.testedVersions = {{"00000000000000a1", 3}, {"00000000000000b2", 1}};
+  const nlohmann::json good = nlohmann::json::parse(residualModeRecord(f, untested, false));
+  EXPECT_EQ(parseResidualMetadata(good, f)->testedVersions, untested.testedVersions);
+
+  const auto refused = [&](nlohmann::json record, const std::string &problem) {
+    try {
+      parseResidualMetadata(record, f);
+      ADD_FAILURE() << "accepted " << record.dump();
+    } catch (const InputError &e) {
+      EXPECT_NE(std::string(e.what()).find(problem), std::string::npos) << e.what();
+    }
+  };
+  nlohmann::json record = good;
+  record["tested_versions"][0]["checksum"] = "A1";
+  refused(record, "tested_versions[0].checksum");
+  record = good;
+  record["tested_versions"][1]["tested_paths"] = 0;
+  refused(record, "tested_versions[1].tested_paths");
+  record = good;
+  record["tested_versions"] = "d5af841ba5e17fa2";
+  refused(record, "tested_versions: expected an array");
+  ResidualPlan tested =
+      planResidual(numbered, f.cfg->checksum(), f.checksum, {0}, ResidualLimits{});
+  record = nlohmann::json::parse(residualModeRecord(f, tested, false));
+  record["tested_versions"] = good["tested_versions"];
+  refused(record, "only an untested function");
+}

@@ -557,6 +557,16 @@ void showHistory(const DecodedHistory &h, const Report &r,
   }
 }
 
+// "checksum 0123456789abcdef: 3 tested paths; ...": the other CFGs of an
+// untested function that the tests ran.
+std::string testedVersionsText(const std::vector<OtherVersion> &versions) {
+  std::string text;
+  for (const OtherVersion &v : versions)
+    text += (text.empty() ? "checksum " : "; checksum ") + v.checksum + ": " +
+            countOf(v.testedPaths, "tested path");
+  return text;
+}
+
 void showText(const DecodedReport &d, const DecodeOptions &options,
               const SourceFiles &sources, std::ostream &out) {
   const bool details = options.details;
@@ -613,7 +623,11 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
     out << "\n" << functionHeading(f)
         << (variants[f.identity] > 1 ? cfgNote(f) : "") << ": "
         << countOf(fn.paths.size(), "residual path") << "; ";
-    if (fn.residual->policy == "untested")
+    if (fn.residual->policy == "untested" && !fn.residual->testedVersions.empty())
+      out << "the tests ran it only with another CFG ("
+          << testedVersionsText(fn.residual->testedVersions)
+          << "), never this one: all its paths are reported\n";
+    else if (fn.residual->policy == "untested")
       out << "the tests never ran this function\n";
     else if (fn.residual->policy == "stale")
       out << "the corpus has this function only with another CFG ("
@@ -732,6 +746,11 @@ nlohmann::json reportJson(const DecodedReport &d) {
                      {"tested_paths", fn.residual->testedIds.size()}};
     if (fn.residual->policy == "stale")
       j["stale"] = fn.residual->stale;
+    if (!fn.residual->testedVersions.empty()) {
+      nlohmann::json &versions = j["tested_versions"] = nlohmann::json::array();
+      for (const OtherVersion &v : fn.residual->testedVersions)
+        versions.push_back({{"checksum", v.checksum}, {"tested_paths", v.testedPaths}});
+    }
     j["paths"] = std::move(paths);
     functions.push_back(std::move(j));
   }

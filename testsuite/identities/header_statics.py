@@ -120,6 +120,42 @@ def generated_header(plugin, runtime, pathcov, work):
           os.listdir(reports))
 
 
+def another_version(plugin, runtime, pathcov, work):
+    """high_logged.c's copy of clamp has another CFG (CLAMP_CHECKED): the
+    tests, running low.c's, leave it in the corpus never run. The release's
+    copy of that version is untested, and decode says that the tests ran the
+    function, only with another CFG, rather than that they never ran it."""
+    sources = [SOURCES[0], os.path.join(HERE, "header_statics_src", "high_logged.c")]
+    corpus = recorded_corpus(plugin, runtime, pathcov, sources,
+                             fresh_directory(os.path.join(work, "v-tests")),
+                             os.path.join(work, "v-corpus.json"), args=["5"])
+    with open(corpus, encoding="utf-8") as f:
+        versions = {f["checksum"]: len(f["paths"]) for f in json.load(f)["functions"]
+                    if f["identity"].endswith("clamp.h:clamp")}
+    check(sorted(versions.values()) == [0, 1],
+          "the corpus has clamp's two versions, one run", versions)
+    [ran] = [c for c, n in versions.items() if n]
+    flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+             f"-fplugin-arg-pathcov-corpus={corpus}"]
+    reports = residual_field_run(flags, sources, runtime,
+                                 fresh_directory(os.path.join(work, "v-field")),
+                                 ["150", "high"])
+    check(len(clamp_paths(reports)) == 1,
+          "the never-run version's path (v in range) is residual, once",
+          clamp_paths(reports))
+    decoded = must([pathcov, "decode", reports], "pathcov decode DIR").stdout
+    check(f"clamp: 1 residual path; the tests ran it only with another CFG "
+          f"(checksum {ran}: 1 tested path), never this one" in decoded,
+          "decode: the tests ran clamp only with another CFG", decoded)
+    as_json = json.loads(must([pathcov, "decode", "--json", reports],
+                              "pathcov decode --json").stdout)
+    [clamp] = [f for r in as_json["reports"] for f in r["functions"]
+               if f["name"] == "clamp"]
+    check(clamp["policy"] == "untested" and
+          clamp.get("tested_versions") == [{"checksum": ran, "tested_paths": 1}],
+          "decode --json: clamp's tested_versions", clamp)
+
+
 def main():
     plugin, runtime, pathcov, work = sys.argv[1:5]
     fresh_directory(work)
@@ -142,6 +178,7 @@ def main():
           "gate against the legacy corpus: clamp is not new",
           f"exit {gated.returncode}\n{gated.stdout}{gated.stderr}")
     generated_header(plugin, runtime, pathcov, work)
+    another_version(plugin, runtime, pathcov, work)
     return finish(FAILURES, "ok: a header's static function is one function")
 
 

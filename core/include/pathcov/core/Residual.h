@@ -91,9 +91,24 @@ std::vector<uint64_t> buildCuckooTable(const std::vector<uint64_t> &ids,
                                        uint64_t size, const std::vector<uint64_t> &k,
                                        unsigned kicks);
 
+// A CFG of a function other than the build's, as the corpus has it.
+struct OtherVersion {
+  std::string checksum;
+  uint64_t testedPaths = 0;
+  bool operator==(const OtherVersion &o) const {
+    return checksum == o.checksum && testedPaths == o.testedPaths;
+  }
+};
+
 struct ResidualPlan {
   ResidualPolicy policy = ResidualPolicy::Untested;
   std::string why; // for Stale: what does not match
+  // For Untested, set by the caller: the function's other CFGs that the
+  // tests did run (the corpus has this one too, never run): copies of a
+  // header's static built otherwise in another unit (lz4.c's statics in
+  // lz4hc.c with LZ4_DEBUG). Untested is no less true, but "the tests never
+  // ran this function" would mislead.
+  std::vector<OtherVersion> testedVersions;
   std::vector<uint64_t> tested; // the tested ids, ascending
   // Computed for every function with fewer tested paths ending with a
   // checked end than tableEntries, and at least one (statistics; only

@@ -34,6 +34,9 @@ struct ResidualMetadata {
   std::string policy;              // residualPolicyName
   std::vector<uint64_t> testedIds; // ascending; empty for untested, stale
   std::string stale;               // for stale: what did not match
+  // For untested: the function's other CFGs that the tests ran
+  // (ResidualPlan::testedVersions).
+  std::vector<OtherVersion> testedVersions;
 };
 
 // The residual-mode fields of a record of `f` (parsed from it by
