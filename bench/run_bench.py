@@ -425,7 +425,7 @@ def bench_package(pkg, args, paths, res):
         res["stats"][v] = pstats.residual_stats(os.path.join(work, f"stats-{v}.jsonl"),
                                                 bdirs[v])
 
-    tested_b = residual_oracle.corpus_paths(os.path.join(work, "corpus-b.json"))
+    tested_b = residual_oracle.tested_paths(os.path.join(work, "corpus-b.json"))
     expected = {}
     for tag in ("full", "small"):
         ef = os.path.join(work, f"executed-{tag}.json")

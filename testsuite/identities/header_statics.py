@@ -12,8 +12,8 @@ high.c's.
   header's identity;
 - a corpus from before stop 51, where each copy was its unit's
   (`low.c:clamp`), serves the same: residual mode reads it under the
-  header's identity too, and `pathcov gate` against it as a baseline finds
-  no new function;
+  header's identity too (and so does the residual oracle), and `pathcov
+  gate` against it as a baseline finds no new function;
 - but a header the build generates (copied into each out-of-tree build
   directory, which holds a config.status, as configure leaves) is named by
   that directory, which the tests' build and the release's differ in: its
@@ -30,6 +30,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
                      recorded_corpus, residual_field_run, run)
+import residual_oracle  # noqa: E402
 
 SOURCES = [os.path.join(HERE, "header_statics_src", f)
            for f in ("low.c", "high.c")]
@@ -171,8 +172,18 @@ def main():
     legacy, identity = legacy_corpus(corpus, os.path.join(work, "legacy.json"))
     check(identity.endswith("low.c:clamp"), "the legacy corpus names low.c's copy",
           identity)
-    field_runs(plugin, runtime, pathcov, legacy,
-               fresh_directory(os.path.join(work, "legacy-field")))
+    legacy_field = fresh_directory(os.path.join(work, "legacy-field"))
+    field_runs(plugin, runtime, pathcov, legacy, legacy_field)
+    # The oracle reads an older corpus as residual mode does: the run of
+    # high.c's copy on the path low.c's ran in the tests is exact.
+    executed = recorded_corpus(plugin, runtime, pathcov, SOURCES,
+                               fresh_directory(os.path.join(work, "executed")),
+                               os.path.join(work, "executed.json"),
+                               args=["150", "high"])
+    expected, wrong = residual_oracle.check_reports(
+        executed, legacy, os.path.join(legacy_field, "tested", "reports"))
+    check(wrong == [] and expected, "the residual oracle against the legacy "
+          "corpus: exact (main and high residual, clamp tested)", (expected, wrong))
     gated = run([pathcov, "gate", corpus, "--baseline", legacy, "--no-new-untested"])
     check(gated.returncode == 0 and "New untested paths <= 0: 0 in 0 functions" in gated.stdout,
           "gate against the legacy corpus: clamp is not new",
