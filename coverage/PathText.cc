@@ -137,7 +137,17 @@ std::string variantNote(const Corpus &corpus, const FunctionMetadata &f) {
   return variants > 1 ? cfgNote(f) : "";
 }
 
-std::string cfgNote(const FunctionMetadata &f) { return " (CFG " + f.checksum + ")"; }
+std::string cfgNote(const FunctionMetadata &f) {
+  // A header's static built otherwise in some unit (lz4.c's statics in
+  // lz4hc.c with another LZ4_DEBUG): which unit built this CFG tells the
+  // versions apart better than the checksum. One unit: the corpus keeps
+  // the first that built it. (A unit-named function's heading names its
+  // unit already.)
+  if (!f.tu.empty() && f.tu != f.file &&
+      f.identity.compare(0, f.tu.size() + 1, f.tu + ":") != 0)
+    return " (CFG " + f.checksum + ", as compiled in " + f.tu + ")";
+  return " (CFG " + f.checksum + ")";
+}
 
 std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f) {
   return functionHeading(f) + variantNote(corpus, f);

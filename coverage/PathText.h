@@ -40,7 +40,8 @@ std::string functionHeading(const FunctionMetadata &f);
 std::string functionHeading(const Corpus &corpus, const FunctionMetadata &f);
 // Just the " (CFG checksum)", or "" (outputs that give the name apart).
 std::string variantNote(const Corpus &corpus, const FunctionMetadata &f);
-// " (CFG checksum)": what tells a function's variants apart.
+// " (CFG checksum)": what tells a function's variants apart; a header's
+// static adds the unit: " (CFG checksum, as compiled in unit.c)".
 std::string cfgNote(const FunctionMetadata &f);
 
 PathDescription describePath(const FunctionMetadata &f,

@@ -136,6 +136,11 @@ def another_version(plugin, runtime, pathcov, work):
     check(sorted(versions.values()) == [0, 1],
           "the corpus has clamp's two versions, one run", versions)
     [ran] = [c for c, n in versions.items() if n]
+    shown = must([pathcov, "show", corpus], "pathcov show").stdout
+    check(f"clamp (CFG {ran}, as compiled in testsuite/identities/"
+          "header_statics_src/low.c): 1 of 3 paths tested" in shown and
+          "high_logged.c): 0 of 4 paths tested" in shown,
+          "show tells clamp's versions apart by the unit that built each", shown)
     flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
              f"-fplugin-arg-pathcov-corpus={corpus}"]
     reports = residual_field_run(flags, sources, runtime,
