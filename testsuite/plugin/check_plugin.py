@@ -197,10 +197,14 @@ def main():
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}", "stats"],
                      program)
     check("residual mode: {" in r.stderr, "stats: on stderr", r.stderr)
+    # Under a regular file: no directory there, whoever made /nonexistent.
+    not_a_directory = program + ".not-a-directory"
+    open(not_a_directory, "w").close()
+    unwritable = os.path.join(not_a_directory, "stats.jsonl")
     r = compile_with(plugin, ["mode=residual", f"corpus={corpus}",
-                              "stats=/nonexistent/stats.jsonl"], program)
+                              f"stats={unwritable}"], program)
     check(r.returncode == 0 and "pathcov: cannot append statistics to "
-          "/nonexistent/stats.jsonl" in r.stderr,
+          f"{unwritable}" in r.stderr,
           "stats=FILE unwritable: warns, still builds", r.stderr)
 
     # A unit whose file name is not UTF-8: named as the metadata names it
