@@ -244,7 +244,7 @@ TABLE_PREFIXES = ("__pathcov_tested", "__pathcov_counters", "__pathcov_seen")
 
 def size_breakdown(exe):
     """Where a program's bytes go: .text; the pathcov tables (sizes of their
-    symbols, nm -S); .debug_pathcov (the metadata records: in the file, not
+    symbols, nm -S); .debug.pathcov (the metadata records: in the file, not
     loaded); the file's size, and after strip -g (the metadata detached,
     with any debug info)."""
     out, _ = run(["size", "-A", exe], quiet=True, record=False)
@@ -264,7 +264,7 @@ def size_breakdown(exe):
     after = os.path.getsize(stripped)
     os.remove(stripped)
     return {"text": sections.get(".text", 0), "tables": tables,
-            "metadata": sections.get(".debug_pathcov", 0),
+            "metadata": sections.get(".debug.pathcov", 0),
             "file": os.path.getsize(exe), "file_strip_g": after}
 
 
@@ -915,10 +915,10 @@ def write_doc(results, args, paths, out):
         if b.get("breakdown"):
             A("Sizes in bytes: `.text`; the pathcov tables (counters, residual tables, "
               "seen slots: their symbols' sizes, `nm -S`), loaded; the metadata "
-              "(`.debug_pathcov`), in the file but not loaded; the file, and the file "
+              "(`.debug.pathcov`), in the file but not loaded; the file, and the file "
               "after `strip -g` (the metadata detached, with any debug info).")
             A("")
-            A("| variant | .text | tables | .debug_pathcov | file | file after strip -g |")
+            A("| variant | .text | tables | .debug.pathcov | file | file after strip -g |")
             A("|---|---:|---:|---:|---:|---:|")
             for v in VARIANTS:
                 d = r["variants"].get(v, {}).get("breakdown")

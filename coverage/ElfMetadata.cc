@@ -73,11 +73,13 @@ ModuleMetadata readModuleMetadata(const std::string &path) {
     if (header.sh_type == SHT_NOTE && module.buildId.empty()) {
       if (Elf_Data *data = elf_getdata(scn, nullptr))
         module.buildId = buildIdOf(data);
-    } else if (name && std::strcmp(name, kMetadataSection) == 0 &&
-               header.sh_type == SHT_PROGBITS) {
+    } else if (name && header.sh_type == SHT_PROGBITS &&
+               (std::strcmp(name, kMetadataSection) == 0 ||
+                std::strcmp(name, kLegacyMetadataSection) == 0)) {
+      // Both, where a link mixed older objects with newer ones.
       const auto bad = [&](const char *what) {
-        return fail(std::string("section ") + kMetadataSection + ": " + what +
-                    ": " + elf_errmsg(-1));
+        return fail(std::string("section ") + name + ": " + what + ": " +
+                    elf_errmsg(-1));
       };
       // -gz, ld --compress-debug-sections, objcopy: decompressed in place.
       if ((header.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)

@@ -1,5 +1,7 @@
 #include "LtoLinkCheck.h"
 
+#include "pathcov/format/MetadataSection.h"
+
 #include <cstring>
 
 namespace pathcov {
@@ -17,7 +19,8 @@ bool carriesInstrumentation() {
       return true;
   }
   for (asm_node *node = symtab->first_asm_symbol(); node; node = node->next)
-    if (strstr(TREE_STRING_POINTER(node->asm_str), ".debug_pathcov"))
+    if (strstr(TREE_STRING_POINTER(node->asm_str), kMetadataSection) ||
+        strstr(TREE_STRING_POINTER(node->asm_str), kLegacyMetadataSection))
       return true;
   return false;
 }

@@ -3,6 +3,7 @@
 #include "Instrumenter.h"
 #include "RuntimeDecls.h"
 #include "TestedWords.h"
+#include "pathcov/format/MetadataSection.h"
 
 namespace pathcov {
 
@@ -54,14 +55,14 @@ void finishVar(tree var, const char *section) {
 }
 
 // A function's metadata record, NUL-terminated (the tools split records on
-// it), in section .debug_pathcov: not allocated, so it costs the loaded
+// it), in section kMetadataSection: not allocated, so it costs the loaded
 // image nothing, and a .debug name, so binutils treat it like debug info
-// (strip -g removes it, objcopy --only-keep-debug keeps it, -gz compresses
-// it). Toplevel asm, not a variable: a variable in a non-allocated section
+// (strip -g removes it, objcopy --only-keep-debug keeps it). Toplevel asm, not a variable: a variable in a non-allocated section
 // is not what GCC's varasm emits, and LTO streams toplevel asm into the IR
 // (slim LTO objects drop anything the compile phase writes beside it).
 void emitMetadataRecord(const std::string &text) {
-  std::string asmText = "\t.pushsection .debug_pathcov,\"\",@progbits\n";
+  std::string asmText =
+      std::string("\t.pushsection ") + kMetadataSection + ",\"\",@progbits\n";
   // Lines of at most ~4 KiB: the assembler takes any length, people
   // reading -save-temps output prefer short ones.
   constexpr size_t kChunk = 4096;

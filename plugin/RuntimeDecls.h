@@ -72,7 +72,7 @@ struct FunctionTableTrees {
 void setDescriptorFlags(tree descriptor, uint64_t add, uint64_t remove);
 
 // Emits the counters, the seen slots, the metadata record in section
-// .debug_pathcov (not loaded; the tools read it), the descriptor and its
+// kMetadataSection (not loaded; the tools read it), the descriptor and its
 // pointer in section pathcov_functions.
 FunctionTableTrees emitFunctionTables(const FunctionTableSpec &spec);
 

@@ -11,7 +11,7 @@ set -eu
 
 packages="build-essential cmake pkg-config gcc-12-plugin-dev libelf-dev
 libgtest-dev nlohmann-json3-dev libsimdjson-dev libcli11-dev libsqlite3-dev libdw-dev python3 python3-jsonschema lcov gcovr chromium
-autoconf automake libtool meson csmith libcsmith-dev valgrind"
+autoconf automake libtool meson csmith libcsmith-dev valgrind dwz"
 case "${1:-}" in
 --bench) packages="$packages time tcl unicode-data python3-six" ;;
 --fuzz) packages="$packages afl++" ;; # brings clang: afl-clang-fast

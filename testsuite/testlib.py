@@ -2,6 +2,7 @@
 `sys.path.insert(0, <testsuite directory>)`."""
 import argparse
 import glob
+import json
 import os
 import re
 import shlex
@@ -70,6 +71,27 @@ def must(cmd, what, **kwargs):
         sys.exit(f"FAIL: {what}: {shlex.join(cmd)} (exit {result.returncode})"
                  f"\n{result.stdout}{result.stderr}")
     return result
+
+
+# The section of the plugin's metadata records (coverage/ElfMetadata.h).
+METADATA_SECTION = ".debug.pathcov"
+
+
+def metadata_texts(module, scratch):
+    """The texts of the metadata records of `module` (an object, executable
+    or shared library), dumped by objcopy into files named after `scratch`:
+    the section is not allocated, so objcopy -O binary leaves it out."""
+    section = scratch + ".records"
+    must(["objcopy", f"--dump-section={METADATA_SECTION}={section}", module,
+          scratch + ".elf"], f"extract the metadata section of {module}")
+    with open(section, "rb") as f:
+        # NUL-terminated records; alignment may leave NULs between them.
+        return [r for r in f.read().split(b"\0") if r.strip()]
+
+
+def metadata_records(module, scratch):
+    """metadata_texts, parsed."""
+    return [json.loads(r) for r in metadata_texts(module, scratch)]
 
 
 def recorded_corpus(plugin, runtime, pathcov, sources, work, corpus, args=()):

@@ -5,16 +5,19 @@ residual-mode.md, "Where the metadata lives").
 Builds programs/field.c in record mode, runs its tests and collects a
 corpus; builds it in residual mode against that corpus, runs it so that it
 writes a report, and checks that:
-  - the records are in .debug_pathcov, not allocated (no A flag), and the
+  - the records are in .debug.pathcov, not allocated (no A flag), and the
     binary has no other pathcov metadata section;
+  - dwz (Debian's dh_dwz) takes a -g build, and its output decodes as
+    before (dwz refused .debug_pathcov, an unknown DWARF section);
   - after `objcopy --only-keep-debug` and `strip -g`, the binary has no
-    .debug_pathcov, and `pathcov decode --debug-dir DIR` (the records in
+    .debug.pathcov, and `pathcov decode --debug-dir DIR` (the records in
     DIR/.build-id/xx/rest.debug) prints exactly what it printed before
     stripping, as text and as JSON;
   - without --debug-dir, decode fails (exit 3) naming the build-id and the
     path it looked for under /usr/lib/debug;
   - a detached file with another build-id is refused, naming it;
-  - a -gz build (compressed .debug_pathcov) decodes like the plain one;
+  - a binary of an older plugin (the records in .debug_pathcov, here
+    compressed by objcopy, as -gz did) decodes like the plain one;
   - record mode: `pathcov collect` of a stripped binary's profiles with
     --debug-dir (and with --binary) makes the same corpus as before
     stripping;
@@ -28,7 +31,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must, run  # noqa: E402
+from testlib import METADATA_SECTION, must, run  # noqa: E402
 from decode_program import (FIELD_RUN, Program, arguments,  # noqa: E402
                             one_report)
 
@@ -71,11 +74,21 @@ def detach(binary, debug_dir):
     os.makedirs(os.path.dirname(meta), exist_ok=True)
     must(["objcopy", "--only-keep-debug", binary, meta], "objcopy")
     must(["strip", "-g", binary], "strip -g")
-    if ".debug_pathcov" in sections(binary):
-        fail(f"strip -g left .debug_pathcov in {binary}")
-    if ".debug_pathcov" not in sections(meta):
-        fail(f"objcopy --only-keep-debug dropped .debug_pathcov ({meta})")
+    if METADATA_SECTION in sections(binary):
+        fail(f"strip -g left {METADATA_SECTION} in {binary}")
+    if METADATA_SECTION not in sections(meta):
+        fail(f"objcopy --only-keep-debug dropped {METADATA_SECTION} ({meta})")
     return meta
+
+
+def records_only(decoded):
+    """without_times, and without the calling contexts, whose lines come
+    from the DWARF, not from the records."""
+    functions = without_times(decoded)
+    for fn in functions:
+        for p in fn["paths"]:
+            p.pop("contexts", None)
+    return functions
 
 
 def without_times(decoded):
@@ -117,12 +130,12 @@ def main():
 
     # (a) The records are not loaded.
     flags = sections(field)
-    if ".debug_pathcov" not in flags:
-        fail(f"{field} has no section .debug_pathcov: {sorted(flags)}")
-    elif "A" in flags[".debug_pathcov"]:
-        fail(f".debug_pathcov is allocated (flags {flags['.debug_pathcov']})")
-    if "pathcov_meta" in flags:
-        fail(f"{field} still has section pathcov_meta")
+    if METADATA_SECTION not in flags:
+        fail(f"{field} has no section {METADATA_SECTION}: {sorted(flags)}")
+    elif "A" in flags[METADATA_SECTION]:
+        fail(f"{METADATA_SECTION} is allocated (flags {flags[METADATA_SECTION]})")
+    if "pathcov_meta" in flags or ".debug_pathcov" in flags:
+        fail(f"{field} still has an older metadata section: {sorted(flags)}")
 
     # (b) Stripped, decoded from the detached metadata, as before.
     report = reports[field]
@@ -151,7 +164,7 @@ def main():
     failed = run([pathcov, "decode", report])
     if failed.returncode != 3 or failed.stdout or \
             default not in failed.stderr or bid not in failed.stderr or \
-            ".debug_pathcov" not in failed.stderr or \
+            METADATA_SECTION not in failed.stderr or \
             failed.stderr.count("\n") != 1:
         fail(f"decode of a stripped binary without its metadata: exit "
              f"{failed.returncode}, expected 3 and one line naming build-id "
@@ -167,15 +180,39 @@ def main():
         fail(f"a detached file with another build-id: exit "
              f"{failed.returncode}:\n{failed.stderr}")
 
-    # (d) -gz: compressed, decoded like the plain build.
-    gz_flags = sections(compressed).get(".debug_pathcov")
-    if gz_flags is None or "C" not in gz_flags:
-        fail(f"-gz left .debug_pathcov uncompressed (flags {gz_flags})")
+    # (d) dwz: the -g build's DWARF shrunk, its records kept, as dh_dwz
+    # does; decoded like the build before.
+    shrunk = os.path.join(work, "dwz", "field")
+    os.makedirs(os.path.dirname(shrunk))
+    shutil.copy(moved, shrunk)
+    dwz = run(["dwz", shrunk])
+    if dwz.returncode != 0:
+        fail(f"dwz refused the -g build: {dwz.stderr.strip()}")
+    shrunk_json = must([pathcov, "decode", "--json", "--binary", shrunk, report],
+                       "decode after dwz").stdout
+    if records_only(json.loads(shrunk_json)) != records_only(json.loads(as_json)):
+        fail("the -g build decodes otherwise after dwz")
+
+    # (e) A -gz build decodes like the plain one; so does an older
+    # plugin's binary, its records in .debug_pathcov, compressed (as -gz
+    # did; objcopy here).
     gz_json = must([pathcov, "decode", "--json", reports[compressed]],
                    "decode of the -gz build").stdout
     if without_times(json.loads(gz_json)) != \
             without_times(json.loads(as_json)):
         fail("the -gz build decodes differently")
+    legacy = os.path.join(work, "legacy", "field")
+    os.makedirs(os.path.dirname(legacy))
+    must(["objcopy", f"--rename-section={METADATA_SECTION}=.debug_pathcov",
+          "--compress-debug-sections=zlib", moved, legacy],
+         "the older plugin's section name, compressed")
+    legacy_flags = sections(legacy).get(".debug_pathcov")
+    if legacy_flags is None or "C" not in legacy_flags:
+        fail(f"objcopy left .debug_pathcov uncompressed (flags {legacy_flags})")
+    legacy_json = must([pathcov, "decode", "--json", "--binary", legacy, report],
+                       "decode of the older plugin's binary").stdout
+    if records_only(json.loads(legacy_json)) != records_only(json.loads(as_json)):
+        fail("the older plugin's binary decodes differently")
 
     # Record mode: collect from the stripped binary's detached metadata.
     record_debug = os.path.join(work, "record-debug")

@@ -29,7 +29,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must  # noqa: E402
+from testlib import metadata_records, must  # noqa: E402
 
 
 def fail(message):
@@ -192,11 +192,7 @@ def unit_identities(args, source, cwd, plugin_args=(), flags=()):
     must([args.cc, "-O2", "-c", f"-fplugin={args.plugin}", *flags,
           *[f"-fplugin-arg-pathcov-{a}" for a in plugin_args],
           "-Isrc", source, "-o", obj], f"compile {source}", cwd=cwd)
-    section = os.path.join(cwd, "records")
-    must(["objcopy", f"--dump-section=.debug_pathcov={section}", obj,
-          os.path.join(cwd, "copy.o")], "objcopy")
-    with open(section, "rb") as f:
-        records = [json.loads(r) for r in f.read().split(b"\0") if r.strip()]
+    records = metadata_records(obj, os.path.join(cwd, "records"))
     return {r["assembler_name"]: r["identity"] for r in records}
 
 
@@ -243,15 +239,11 @@ def named_elsewhere(args, scratch, c, d, source):
     obj = os.path.join(c, "unit.o")
     must([args.cc, "-O2", "-c", f"-fplugin={args.plugin}", "-Isrc", source,
           "-o", obj], f"compile {source}", cwd=c)
-    records = os.path.join(c, "records")
-    must(["objcopy", f"--dump-section=.debug_pathcov={records}", obj,
-          os.path.join(c, "copy.o")], "objcopy")
     functions = []
-    with open(records, "rb") as f:
-        for record in (json.loads(r) for r in f.read().split(b"\0") if r.strip()):
-            record.update(calls=1, interrupted=0, invalid_ids=0, dropped=0,
-                          paths=[{"id": 0, "count": 1, "tests": ["t"]}])
-            functions.append(record)
+    for record in metadata_records(obj, os.path.join(c, "records")):
+        record.update(calls=1, interrupted=0, invalid_ids=0, dropped=0,
+                      paths=[{"id": 0, "count": 1, "tests": ["t"]}])
+        functions.append(record)
     corpus = os.path.join(scratch, "c-corpus.json")
     with open(corpus, "w", encoding="utf-8") as f:
         json.dump({"format": "pathcov-corpus", "format_version": "2.0",

@@ -28,7 +28,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must  # noqa: E402
+from testlib import metadata_records, must  # noqa: E402
 
 MARKER = re.compile(r"//\s*@(\w+)")
 
@@ -42,14 +42,8 @@ def markers(source):
 
 
 def metadata(binary, work):
-    """{name: record} of the metadata records in binary's .debug_pathcov."""
-    # Not allocated, so objcopy -O binary leaves it out: dumped instead.
-    section = os.path.join(work, "debug_pathcov.bin")
-    must(["objcopy", f"--dump-section=.debug_pathcov={section}", binary,
-          section + ".elf"], "extract the metadata section")
-    with open(section, "rb") as f:
-        records = [json.loads(r) for r in f.read().split(b"\0") if r]
-    return {r["name"]: r for r in records}
+    """{name: record} of the metadata records in binary."""
+    return {r["name"]: r for r in metadata_records(binary, os.path.join(work, "metadata"))}
 
 
 def build_and_run(args, name, plugin_args):

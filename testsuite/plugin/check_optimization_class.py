@@ -23,7 +23,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import FAILURES, check, finish  # noqa: E402
+from testlib import FAILURES, check, finish, metadata_records  # noqa: E402
 SOURCE = os.path.join(HERE, "short_circuits.c")
 FUNCTIONS = ("both", "either", "main")
 
@@ -65,16 +65,6 @@ def residual(level, corpus, work):
     return warnings, policies
 
 
-def metadata_records(work):
-    """The function records of the last residual build's object."""
-    records = os.path.join(work, "records")
-    subprocess.run(["objcopy", f"--dump-section=.debug_pathcov={records}",
-                    os.path.join(work, "out.o"), os.path.join(work, "copy.o")],
-                   check=True)
-    with open(records, "rb") as f:
-        return [json.loads(r) for r in f.read().split(b"\0") if r.strip()]
-
-
 def main():
     global PLUGIN, RUNTIME, PATHCOV
     PLUGIN, RUNTIME, PATHCOV, work = sys.argv[1:5]
@@ -105,7 +95,8 @@ def main():
               str(policies))
         # What decode says of each: the two options too.
         why = f"; the tests were built at {recorded}, this build at {built}"
-        stale = [r.get("stale", "") for r in metadata_records(work)]
+        stale = [r.get("stale", "") for r in metadata_records(
+            os.path.join(work, "out.o"), os.path.join(work, "records"))]
         check(len(stale) == len(FUNCTIONS) and all(w.endswith(why) for w in stale),
               f"{recorded} corpus, {built} build: each record says why", str(stale))
 

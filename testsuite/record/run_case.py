@@ -36,7 +36,7 @@ import shutil
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from testlib import must, run  # noqa: E402
+from testlib import metadata_texts, must, run  # noqa: E402
 
 MARKER = re.compile(r"^\s*T\('(.)'\);\s*(//.*)?$")
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"')
@@ -221,17 +221,6 @@ def build(args, plugin, variant):
     return program, stderr
 
 
-def metadata_records(module, work):
-    """The texts of the records in the module's section .debug_pathcov."""
-    # Not allocated, so objcopy -O binary leaves it out: dumped instead.
-    section = os.path.join(work, os.path.basename(module) + ".debug_pathcov")
-    must(["objcopy", f"--dump-section=.debug_pathcov={section}", module,
-          section + ".elf"], "extract the metadata section")
-    with open(section, "rb") as f:
-        # NUL-terminated records; alignment may leave NULs between them.
-        return [r for r in f.read().split(b"\0") if r]
-
-
 def written_documents(args, work, program, corpus, shown_text):
     """[(schema file, what, JSON text)] for every file the tools wrote."""
     documents = []
@@ -250,7 +239,7 @@ def written_documents(args, work, program, corpus, shown_text):
     records = 0
     for module in [program] + glob.glob(
             os.path.join(os.path.dirname(program), "*.so")):
-        for i, text in enumerate(metadata_records(module, work)):
+        for i, text in enumerate(metadata_texts(module, os.path.join(work, os.path.basename(module)))):
             documents.append(("function.schema.json", f"{module}: "
                               f"metadata record {i} ({text[:60]!r}...)",
                               text))
@@ -364,7 +353,7 @@ def main():
     if modules != (2 if args.shared else 1):
         failures.append(f"profiles of {modules} modules, expected one per "
                         "instrumented module")
-    records = [json.loads(r) for r in metadata_records(instrumented, work)]
+    records = [json.loads(r) for r in metadata_texts(instrumented, os.path.join(work, os.path.basename(instrumented)))]
     for name in args.hashed:
         counting = {r.get("counting") for r in records
                     if plain_name(r["name"]) == name}

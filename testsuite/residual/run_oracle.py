@@ -46,7 +46,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from residual_oracle import (corpus_paths, expected_residual,  # noqa: E402
                             mismatches, report_paths, summary)
-from testlib import must, project_path  # noqa: E402
+from testlib import metadata_texts, must, project_path  # noqa: E402
 
 HEX16 = re.compile(r"^[0-9a-f]{16}$")
 BUILD_ID = re.compile(r"^[0-9a-f]+$")
@@ -151,13 +151,7 @@ class Oracle:
 
     # ----------------------------------------------------------- metadata
     def metadata_records(self, module):
-        # Not allocated, so objcopy -O binary leaves it out: dumped instead.
-        section = os.path.join(self.work, "debug_pathcov.bin")
-        must(["objcopy", f"--dump-section=.debug_pathcov={section}", module,
-              section + ".elf"], "extract the metadata section")
-        with open(section, "rb") as f:
-            texts = [r for r in f.read().split(b"\0") if r]
-        return texts
+        return metadata_texts(module, os.path.join(self.work, "metadata"))
 
     def descriptor_count(self, module):
         """The descriptors linked into module: pointers to them fill the

@@ -108,7 +108,7 @@
  * __stop_pathcov_functions of its own module.
  *
  * The function's metadata record (JSON, for the tools) is not reachable
- * from here: it lives in the non-allocated section .debug_pathcov, which is
+ * from here: it lives in the non-allocated section .debug.pathcov, which is
  * never loaded and can be stripped and detached like debug info
  * (docs/record-mode.md). ABI 4 dropped the `metadata` pointer that followed
  * `identity` in ABI 3 (in the same development cycle as the seen slots). */

@@ -1,4 +1,4 @@
-// The records the plugin embeds for each function (.debug_pathcov,
+// The records the plugin embeds for each function (.debug.pathcov,
 // docs/record-formats.md), written and read here, in one place: a record
 // mode's, a residual mode's and a skipped function's. The description they
 // share is FunctionMetadata's.
