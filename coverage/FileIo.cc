@@ -241,12 +241,17 @@ void forEachInputFile(
 std::vector<std::string>
 inputFiles(const std::string &command, const std::vector<std::string> &inputs,
            const std::function<bool(const std::string &name)> &wanted,
-           const std::string &noneFound) {
+           const std::string &noneFound, std::vector<std::string> *withoutFiles) {
   std::vector<std::pair<size_t, std::string>> ranked;
+  std::vector<bool> found(inputs.size(), false);
   forEachInputFile(command, inputs, wanted, noneFound,
                    [&](size_t rank, const std::string &path) {
                      ranked.emplace_back(rank, path);
+                     found[rank] = true;
                    });
+  for (size_t rank = 0; withoutFiles && rank < inputs.size(); ++rank)
+    if (!found[rank])
+      withoutFiles->push_back(inputs[rank]);
   std::sort(ranked.begin(), ranked.end());
   std::vector<std::string> files;
   for (auto &[rank, path] : ranked)

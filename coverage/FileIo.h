@@ -41,11 +41,13 @@ void forEachRegularFileIn(
 
 // A command's inputs: the files named, and in each directory named the
 // files regularFilesIn finds with `wanted`. A directory with none is an
-// InputError ("DIRECTORY: `noneFound`") unless `noneFound` is empty.
+// InputError ("DIRECTORY: `noneFound`") unless `noneFound` is empty; then
+// it is added to `withoutFiles`, if given.
 std::vector<std::string>
 inputFiles(const std::string &command, const std::vector<std::string> &inputs,
            const std::function<bool(const std::string &name)> &wanted,
-           const std::string &noneFound);
+           const std::string &noneFound,
+           std::vector<std::string> *withoutFiles = nullptr);
 // The same, visited as found: each with its rank among `inputs` (a
 // directory's files share their directory's), a directory's in no
 // particular order. For inputs too many to hold (a fleet's reports).
