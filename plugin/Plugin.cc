@@ -13,6 +13,7 @@
 
 #include "AccessorCounts.h"
 #include "CountMerge.h"
+#include "Dependencies.h"
 #include "GimpleCfg.h"
 #include "Instrumenter.h"
 #include "LoopPeeling.h"
@@ -610,6 +611,13 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     }
   }
   if (gOptions.mode == PluginMode::Residual) {
+    // The corpus decides which paths the object reports: the build must
+    // compile it again when the corpus changes, as when a header does (a
+    // new user's brotli release, built again against a corpus that had its
+    // field paths by then, recompiled nothing and reported them all).
+    register_callback(info->base_name, PLUGIN_START_UNIT,
+                      [](void *, void *) { addDependency(gOptions.corpus); },
+                      nullptr);
     register_callback(info->base_name, PLUGIN_FINISH_UNIT,
                       [](void *, void *) {
                         if (gOptions.stats)

@@ -40,6 +40,12 @@ FIELD_COMMAND = "tally 12 x+y '!?' abc"
 RECORD_PROGRAM = {"autotools": "record/tally", "cmake": "record/tally",
                   "meson": "record/tally", "meson-options": "record/tally",
                   "make": "tally"}
+# How each build system builds its release again (in the project), where
+# the build tracks dependencies; make's Makefile does not.
+REBUILD = {"autotools": ["make", "-C", "release"],
+           "cmake": ["cmake", "--build", "release"],
+           "meson": ["meson", "compile", "-C", "release"],
+           "meson-options": ["meson", "compile", "-C", "release"]}
 # By assembler name: wc_name is C++ (lib/wordname.cc).
 FUNCTIONS = ["wc_classify", "wc_name", "all_of", "main", "print_counts"]
 
@@ -260,6 +266,27 @@ def check_lto_link(cc, specs, work, env):
               f"exit 0\n      {r.stderr.strip()}")
 
 
+def check_corpus_dependency(system, work, env):
+    """The release's objects depend on the corpus (the plugin names it in
+    their dependency files, or the CMake package in OBJECT_DEPENDS): the
+    corpus changed, the build compiles them again, where a stale object
+    would report paths the new corpus has."""
+    objects = {}
+    for directory, _, files in os.walk(os.path.join(work, "release")):
+        for name in files:
+            if name.endswith(".o"):
+                path = os.path.join(directory, name)
+                objects[path] = os.stat(path).st_mtime_ns
+    check(objects, f"{system}: the release has objects")
+    corpus = os.path.join(work, "corpus.json")
+    later = max(objects.values()) // 10**9 + 10
+    os.utime(corpus, (later, later))
+    must(REBUILD[system], f"{system}: build the release again", cwd=work, env=env)
+    stale = [p for p, t in objects.items() if os.stat(p).st_mtime_ns == t]
+    check(not stale, f"{system}: a changed corpus compiles every object again",
+          stale)
+
+
 def check_cmake_args(cmake, work, env):
     """pathcov_instrument's ARGS: each a -fplugin-arg-pathcov-KEY=VALUE of
     the target's compilations (which then build); a compiler option, or
@@ -328,6 +355,8 @@ def main():
           f"the release block runs `{FIELD_COMMAND}`")
     run_block(release, work, env, f"{args.system}: the release build")
     check_reports(work, tested, executed)
+    if args.system in REBUILD:
+        check_corpus_dependency(args.system, work, env)
     if args.system == "cmake":
         check_cmake_args(args.cmake, work, env)
     if args.errors:
