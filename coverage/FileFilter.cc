@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <iostream>
 
 namespace pathcov {
 
@@ -39,14 +40,23 @@ FileFilterFlags addFileFilterOptions(CLI::App &command, FileFilter &filter) {
                              "--include-file")};
 }
 
-void keepWantedFiles(Corpus &corpus, const FileFilter &filter) {
+void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command) {
+  const auto matchesNone = [&](const std::string &glob) {
+    return std::none_of(corpus.functions.begin(), corpus.functions.end(),
+                        [&](const auto &entry) {
+                          return matches(glob, entry.second.metadata.file);
+                        });
+  };
   for (const std::string &glob : filter.include)
-    if (std::none_of(corpus.functions.begin(), corpus.functions.end(),
-                     [&](const auto &entry) {
-                       return matches(glob, entry.second.metadata.file);
-                     }))
+    if (matchesNone(glob))
       throw UsageError("--include-file " + glob +
                        ": no function of the corpus is in a matching file");
+  for (const std::string &glob : filter.exclude)
+    if (matchesNone(glob))
+      std::cerr << "pathcov " << command << ": warning: --exclude-file " << glob
+                << ": no function of the corpus is in a matching file (files "
+                   "are as recorded, relative to the source root: 'tests/*' "
+                   "for a top-level tests/)\n";
   for (auto it = corpus.functions.begin(); it != corpus.functions.end();) {
     if (filter.wants(it->second.metadata.file)) {
       ++it;

@@ -35,7 +35,10 @@ FileFilterFlags addFileFilterOptions(CLI::App &command, FileFilter &filter);
 // Leaves in `corpus` only the functions of the files `filter` wants, and the
 // field paths of those it kept. Throws UsageError when an --include-file
 // pattern matches no function's file: an empty report from a mistyped
-// pattern would read as nothing tested.
-void keepWantedFiles(Corpus &corpus, const FileFilter &filter);
+// pattern would read as nothing tested. An --exclude-file pattern that
+// matches none changes nothing, but was meant to: `command` warns on
+// stderr (a new user's '*/tests/*' for the top-level tests/, recorded as
+// tests/main.cpp).
+void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command);
 
 } // namespace pathcov

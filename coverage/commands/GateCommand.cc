@@ -212,7 +212,7 @@ struct LoadedCorpus {
 LoadedCorpus load(const std::string &path, const FileFilter &files) {
   // Not readJsonFile: runGate names the file in every message itself.
   LoadedCorpus loaded{readCorpus(readJson(path)), {}};
-  keepWantedFiles(loaded.corpus, files);
+  keepWantedFiles(loaded.corpus, files, "gate");
   loaded.field = fieldRunsByFunction(loaded.corpus);
   return loaded;
 }

@@ -73,7 +73,7 @@ int runReport(const ReportOptions &options) {
   std::string text;
   try {
     Corpus corpus = readCorpus(readJson(options.corpus));
-    keepWantedFiles(corpus, options.files);
+    keepWantedFiles(corpus, options.files, "report");
     const CorpusProjection projection = projectCorpus(corpus, settings.decisions);
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);

@@ -438,7 +438,7 @@ int runShow(const ShowOptions &options) {
   try {
     // The file is named once, by reportError below.
     Corpus corpus = readCorpus(readJson(options.corpus));
-    keepWantedFiles(corpus, options.files);
+    keepWantedFiles(corpus, options.files, "show");
     const FieldRuns field = fieldRunsByFunction(corpus);
     const SourceFiles sources(options.sourceRoots);
     ShowTotals totals;
