@@ -7,6 +7,11 @@
  * Handlers are installed for SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT
  * once the first writer registers, one set per module (each module links
  * its own copy of the runtime), each chaining to the action it replaced.
+ * PATHCOV_SIGNALS adds signals whose default action ends the process
+ * (TERM, INT, HUP, PIPE, ...), each where the program has not changed its
+ * action by then: only on request, since a program may look at an action
+ * to decide on its own (Python installs its SIGINT handler only over
+ * SIG_DFL), and a handler would change what it sees.
  * Everything a writer does there is async-signal-safe: raw system calls,
  * no allocation, no stdio, the directories as the environment named them
  * at start-up (the test name of a profile or a report is read as getenv
@@ -14,6 +19,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdlib.h> /* secure_getenv */
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
@@ -25,9 +31,26 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
 #define CRASH_SIGNALS (sizeof crash_signals / sizeof crash_signals[0])
 #define MAX_WRITERS 2 /* the report, the profile */
 
+/* What PATHCOV_SIGNALS may name: the signals whose default action ends the
+ * process without a core dump, which the program did not ask for (SIGKILL
+ * and SIGSTOP cannot be caught; the crash signals are handled anyway). */
+static const struct {
+  const char *name;
+  int signal;
+} ending_signals[] = {
+    {"TERM", SIGTERM}, {"INT", SIGINT},   {"HUP", SIGHUP},
+    {"PIPE", SIGPIPE}, {"QUIT", SIGQUIT}, {"ALRM", SIGALRM},
+    {"USR1", SIGUSR1}, {"USR2", SIGUSR2}, {"XCPU", SIGXCPU},
+    {"XFSZ", SIGXFSZ}, {"VTALRM", SIGVTALRM}, {"PROF", SIGPROF},
+};
+#define ENDING_SIGNALS (sizeof ending_signals / sizeof ending_signals[0])
+#define MAX_HANDLED (CRASH_SIGNALS + ENDING_SIGNALS)
+
 static struct {
   int handlers; /* installed */
-  struct sigaction previous[CRASH_SIGNALS];
+  int handled[MAX_HANDLED]; /* the signals handled, crash signals first */
+  unsigned num_handled;
+  struct sigaction previous[MAX_HANDLED];
   int writer_tid; /* the thread writing for a crash now, or 0 */
   void (*writers[MAX_WRITERS])(int signal);
   unsigned num_writers;
@@ -38,10 +61,46 @@ static struct {
 static void reset_in_child(void) { crash.writer_tid = 0; }
 
 static int crash_index(int sig) {
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i)
-    if (crash_signals[i] == sig)
+  for (unsigned i = 0; i < crash.num_handled; ++i)
+    if (crash.handled[i] == sig)
       return (int)i;
   return -1;
+}
+
+/* The signals PATHCOV_SIGNALS names ("TERM,INT", "SIGTERM", "all" for
+ * every one of ending_signals) whose action is still SIG_DFL; warns of
+ * each name it does not know. */
+static uint64_t requested_signals(void) {
+  uint64_t signals = 0;
+  const char *list = secure_getenv("PATHCOV_SIGNALS");
+  while (list && *list) {
+    size_t length = strcspn(list, ", ");
+    const char *name = list;
+    list += length + (list[length] != 0);
+    if (length == 0)
+      continue;
+    if (length > 3 && strncmp(name, "SIG", 3) == 0) {
+      name += 3;
+      length -= 3;
+    }
+    const int all = length == 3 && strncmp(name, "all", 3) == 0;
+    int known = all;
+    for (size_t i = 0; i < ENDING_SIGNALS; ++i) {
+      if (!all && (strlen(ending_signals[i].name) != length ||
+                   strncmp(ending_signals[i].name, name, length) != 0))
+        continue;
+      known = 1;
+      struct sigaction current;
+      if (sigaction(ending_signals[i].signal, NULL, &current) == 0 &&
+          !(current.sa_flags & SA_SIGINFO) && current.sa_handler == SIG_DFL)
+        signals |= UINT64_C(1) << ending_signals[i].signal;
+    }
+    if (!known)
+      pathcov_warn("PATHCOV_SIGNALS: unknown signal '%.*s' (TERM, INT, HUP, "
+                   "PIPE, QUIT, ALRM, USR1, USR2, XCPU, XFSZ, VTALRM, PROF "
+                   "or all)", (int)length, name);
+  }
+  return signals;
 }
 
 /* Installed with SA_RESETHAND: the signal's action is already SIG_DFL.
@@ -74,7 +133,10 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
   const struct sigaction *previous = &crash.previous[k < 0 ? 0 : k];
   if (k >= 0)
     sigaction(sig, previous, NULL);
-  if (k < 0 || previous->sa_handler == SIG_DFL || !info || info->si_code <= 0)
+  /* Only a fault recurs by itself; an ending signal (k past the crash
+   * signals: SIGALRM's si_code is positive too) is raised again. */
+  if (k < 0 || (size_t)k >= CRASH_SIGNALS || previous->sa_handler == SIG_DFL ||
+      !info || info->si_code <= 0)
     raise(sig);
   errno = saved;
 }
@@ -112,8 +174,15 @@ static void install_handlers(void) {
   sigfillset(&sa.sa_mask);
   for (size_t i = 0; i < CRASH_SIGNALS; ++i)
     sigdelset(&sa.sa_mask, crash_signals[i]);
+  crash.num_handled = 0;
   for (size_t i = 0; i < CRASH_SIGNALS; ++i)
-    if (sigaction(crash_signals[i], &sa, &crash.previous[i]) != 0)
+    crash.handled[crash.num_handled++] = crash_signals[i];
+  const uint64_t ending = pathcov_ending_signals(requested_signals);
+  for (size_t i = 0; i < ENDING_SIGNALS; ++i)
+    if (ending & (UINT64_C(1) << ending_signals[i].signal))
+      crash.handled[crash.num_handled++] = ending_signals[i].signal;
+  for (unsigned i = 0; i < crash.num_handled; ++i)
+    if (sigaction(crash.handled[i], &sa, &crash.previous[i]) != 0)
       crash.previous[i].sa_handler = SIG_DFL;
   if (!crash.handlers)
     pthread_atfork(NULL, NULL, reset_in_child);
@@ -133,11 +202,11 @@ void pathcov_crash_writer_add(void (*write)(int signal)) {
 void pathcov_crash_handlers_remove(void) {
   if (!crash.handlers)
     return;
-  for (size_t i = 0; i < CRASH_SIGNALS; ++i) {
+  for (unsigned i = 0; i < crash.num_handled; ++i) {
     struct sigaction current;
-    if (sigaction(crash_signals[i], NULL, &current) == 0 &&
+    if (sigaction(crash.handled[i], NULL, &current) == 0 &&
         (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == on_crash)
-      sigaction(crash_signals[i], &crash.previous[i], NULL);
+      sigaction(crash.handled[i], &crash.previous[i], NULL);
   }
   crash.handlers = 0;
 }

@@ -45,23 +45,27 @@
  * export it keeps a list of its own: its exec calls write its own data and
  * the executable's exec calls do not write it. A runtime of another list
  * version that came first is left alone: this copy then keeps its own list. */
-#define MASTER_VERSION 3 /* 2: a hook's write takes the reason; the test;
-                            3: and whether it may be in a signal handler */
+#define MASTER_VERSION 4 /* 2: a hook's write takes the reason; the test;
+                            3: and whether it may be in a signal handler;
+                            4: the ending signals */
 struct pathcov_master {
   uint64_t version;
   struct pathcov_exec_hook *hooks;
   /* pathcov_test_begin's name for every module's profiles, "" if none. */
   char test[PATHCOV_TEST_NAME_MAX];
+  /* crash.c's ending signals, once decided (bit n: signal n). */
+  int ending_decided;
+  uint64_t ending_signals;
 };
 
 __attribute__((visibility("default"))) struct pathcov_master *
 __pathcov_master(void) {
-  static struct pathcov_master list = {MASTER_VERSION, NULL, ""};
+  static struct pathcov_master list = {MASTER_VERSION, NULL, "", 0, 0};
   return &list;
 }
 
 static struct pathcov_master *master(void) {
-  static struct pathcov_master own = {MASTER_VERSION, NULL, ""};
+  static struct pathcov_master own = {MASTER_VERSION, NULL, "", 0, 0};
   struct pathcov_master *shared = __pathcov_master();
   return shared->version == MASTER_VERSION ? shared : &own;
 }
@@ -81,6 +85,18 @@ void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook) {
       __atomic_store_n(p, hook->next, __ATOMIC_RELEASE);
       return;
     }
+}
+
+/* Decided by the first module to ask, from constructors (one module at a
+ * time), so that every module handles the same signals, each chaining to
+ * the one before it, whose handler is no longer SIG_DFL. */
+uint64_t pathcov_ending_signals(uint64_t (*decide)(void)) {
+  struct pathcov_master *m = master();
+  if (!m->ending_decided) {
+    m->ending_signals = decide();
+    m->ending_decided = 1;
+  }
+  return m->ending_signals;
 }
 
 /* The process this module's memory belongs to: set at start-up and in a

@@ -280,6 +280,10 @@ const char *pathcov_test_name(void);
 void pathcov_exec_hook_add(struct pathcov_exec_hook *hook);
 void pathcov_exec_hook_remove(struct pathcov_exec_hook *hook);
 
+/* crash.c's ending signals (bit n: signal n), the same for every module of
+ * the process: `decide`'s, called by the first module to ask (exec.c). */
+uint64_t pathcov_ending_signals(uint64_t (*decide)(void));
+
 /* A setting of the environment between 1 (0 with `zero`) and `max`, or
  * `fallback` (with a warning when it is set to something else). */
 uint64_t pathcov_setting(const char *name, uint64_t max, int zero,

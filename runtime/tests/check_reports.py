@@ -294,9 +294,10 @@ BEFORE_CRASH = [("untested_fn", 9, 3), ("stale_fn", 2, 1),
                 ("_Z5parsePKc", 8, 2)]
 
 
-def crash(a, tmp, how, signal_number, test=None):
+def crash(a, tmp, how, signal_number, test=None, env=None):
+    env = dict(env or {}, **({"PATHCOV_TEST": test} if test else {}))
     pid, _ = run([a.residual, "crash", how], tmp, status=-signal_number,
-                 stdout="crashing\n", env={"PATHCOV_TEST": test} if test else None)
+                 stdout="crashing\n", env=env or None)
     only(tmp, [report_name(a.residual, pid, 0)])
     check_report(load(tmp, report_name(a.residual, pid, 0)), a.residual, pid,
                  "signal", BEFORE_CRASH, signal_number=signal_number, test=test)
@@ -340,6 +341,38 @@ def scenario_abort(a, tmp):
 def scenario_kill(a, tmp):
     # SIGBUS sent with kill(2): no fault recurs, the handler raises it again.
     crash(a, tmp, "kill", signal.SIGBUS)
+
+
+def scenario_ending_signals(a, tmp):
+    # Signals that end the process by default write a report only on
+    # request (PATHCOV_SIGNALS): without it, SIGTERM loses the run; with
+    # it, each listed signal writes one, then the process dies of it.
+    pid, _ = run([a.residual, "crash", "term"], tmp, status=-signal.SIGTERM,
+                 stdout="crashing\n")
+    only(tmp, [], "nothing on SIGTERM without PATHCOV_SIGNALS")
+    for how, number, requested in (("term", signal.SIGTERM, "TERM,PIPE"),
+                                   ("pipe", signal.SIGPIPE, "SIGPIPE"),
+                                   ("alarm", signal.SIGALRM, "all")):
+        directory = os.path.join(tmp, how)
+        os.mkdir(directory)
+        crash(a, directory, how, number, env={"PATHCOV_SIGNALS": requested})
+    # Not listed, or a name it does not know: said, and nothing written.
+    pid, _ = run([a.residual, "crash", "term"], tmp, status=-signal.SIGTERM,
+                 stdout="crashing\n", env={"PATHCOV_SIGNALS": "INT,TERMINATE"},
+                 stderr="pathcov: PATHCOV_SIGNALS: unknown signal 'TERMINATE' "
+                 "(TERM, INT, HUP, PIPE, QUIT, ALRM, USR1, USR2, XCPU, XFSZ, "
+                 "VTALRM, PROF or all)\n")
+    only(tmp, ["term", "pipe", "alarm"], "nothing for an unlisted signal")
+    # Two modules: both handlers run, the later chaining to the earlier.
+    both = os.path.join(tmp, "both")
+    os.mkdir(both)
+    pid, _ = run([a.resuseslib, "term"], both, status=-signal.SIGTERM,
+                 stdout="", env={"PATHCOV_SIGNALS": "TERM"})
+    only(both, [report_name(a.resuseslib, pid, 0), report_name(a.reslib, pid, 0)])
+    check_report(load(both, report_name(a.resuseslib, pid, 0)), a.resuseslib,
+                 pid, "signal", EXE, signal_number=signal.SIGTERM)
+    check_report(load(both, report_name(a.reslib, pid, 0)), a.reslib, pid,
+                 "signal", LIB, signal_number=signal.SIGTERM)
 
 
 def scenario_fpe(a, tmp):

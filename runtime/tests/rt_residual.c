@@ -369,6 +369,17 @@ static int crash(const char *how) {
     return deep(0);
   } else if (strcmp(how, "kill") == 0) { /* sent, not a fault: si_code <= 0 */
     kill(getpid(), SIGBUS);
+  } else if (strcmp(how, "term") == 0) { /* an ending signal (PATHCOV_SIGNALS) */
+    kill(getpid(), SIGTERM);
+  } else if (strcmp(how, "alarm") == 0) { /* the kernel's: si_code > 0 */
+    alarm(1);
+    pause();
+  } else if (strcmp(how, "pipe") == 0) { /* a write to a pipe nobody reads */
+    int ends[2];
+    if (pipe(ends) == 0) {
+      close(ends[0]);
+      (void)!write(ends[1], "x", 1);
+    }
   } else if (strcmp(how, "fpe") == 0) {
     return dividend / divisor; /* both volatile: a real idiv */
   } else if (strcmp(how, "ill") == 0) {

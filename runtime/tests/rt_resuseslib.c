@@ -1,13 +1,16 @@
 /* An executable in residual mode using an instrumented library (linked):
  * two modules, two reports, at exit or (argv[1] "crash") on SIGSEGV, which
- * goes through both modules' handlers. With "api", prints the library's
+ * goes through both modules' handlers ("term": SIGTERM, with
+ * PATHCOV_SIGNALS). With "api", prints the library's
  * report and its own, asked for through the API (built with
  * ENABLE_EXPORTS: the library's call must still reach the library's copy
  * of the runtime). With "exec", execs /bin/true (as the plugin compiles
  * execv) instead of exiting: both reports must be written before. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pathcov/pathcov.h>
 
@@ -38,6 +41,8 @@ int main(int argc, char **argv) {
   fake_residual_end(&fn_exe, 0, 7);
   if (strcmp(how, "crash") == 0) {
     *nowhere = 1;
+  } else if (strcmp(how, "term") == 0) {
+    kill(getpid(), SIGTERM);
   } else if (strcmp(how, "api") == 0) {
     print(reslib_report);
     printf("----\n");
