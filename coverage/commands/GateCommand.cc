@@ -178,14 +178,20 @@ void applyConfig(GateOptions &o, const GateFlags &flags) {
         const bool v = parseBool(key, value);
         if (!flags.noNewResidual->count())
           o.noNewResidual = v;
-      } else if (key == "include-file" || key == "exclude-file") {
+      } else if (key == "include-file" || key == "exclude-file" ||
+                 key == "include-function" || key == "exclude-function") {
         const std::vector<std::string> globs = splitList(value);
         if (globs.empty())
           throw UsageError(key + ": expected fnmatch(3) patterns");
-        if (key == "include-file" && !flags.files.include->count())
-          o.files.include = globs;
-        if (key == "exclude-file" && !flags.files.exclude->count())
-          o.files.exclude = globs;
+        for (const auto &[name, option, patterns] :
+             {std::tuple{"include-file", flags.files.include, &o.files.include},
+              std::tuple{"exclude-file", flags.files.exclude, &o.files.exclude},
+              std::tuple{"include-function", flags.files.includeFunctions,
+                         &o.files.includeFunctions},
+              std::tuple{"exclude-function", flags.files.excludeFunctions,
+                         &o.files.excludeFunctions}})
+          if (key == name && !option->count())
+            *patterns = globs;
       } else if (key == "format") {
         if (value != "text" && value != "json" && value != "markdown")
           throw UsageError(key + ": expected text, json or markdown, got \"" +
@@ -634,7 +640,9 @@ std::string textReport(const GateOptions &o, const GateResult &r) {
     out << ", baseline: " << displayName(o.baseline);
   for (const auto &[option, globs] :
        {std::pair{"--include-file", &o.files.include},
-        std::pair{"--exclude-file", &o.files.exclude}})
+        std::pair{"--exclude-file", &o.files.exclude},
+        std::pair{"--include-function", &o.files.includeFunctions},
+        std::pair{"--exclude-function", &o.files.excludeFunctions}})
     for (const std::string &glob : *globs)
       out << ", " << option << " " << glob;
   out << "\n" << r.functions.size() << " instrumented functions ("
