@@ -132,13 +132,34 @@ std::string frameText(const SourceFrame &frame) {
   return text;
 }
 
+namespace {
+
+// The C library's frames below main and below a thread's start routine:
+// the same in every context, so the text leaves them out (the JSON keeps
+// every frame).
+bool isStartupFrame(const std::string &function) {
+  static const char *const kStartup[] = {
+      "_start",       "__libc_start_main", "__libc_start_main_impl",
+      "__libc_start_call_main", "start_thread", "clone", "__clone",
+      "clone3",       "__clone3"};
+  return std::find(std::begin(kStartup), std::end(kStartup), function) !=
+         std::end(kStartup);
+}
+
+} // namespace
+
 std::string contextText(const SourceContext &context,
                         const std::string &function) {
   std::string text;
   const std::string &where = context.frames.front().function;
   if (!where.empty() && where != function)
     text = "in " + where;
-  for (size_t k = 1; k < context.frames.size(); ++k)
+  // The first of them stays: main's own caller, a thread's start.
+  size_t shown = context.frames.size();
+  while (shown > 2 && isStartupFrame(context.frames[shown - 1].function) &&
+         isStartupFrame(context.frames[shown - 2].function))
+    --shown;
+  for (size_t k = 1; k < shown; ++k)
     text += (k == 1 ? (text.empty() ? "called from " : ": called from ")
                     : " <- ") +
             frameText(context.frames[k]);

@@ -53,7 +53,9 @@ std::string frameText(const SourceFrame &frame);
 
 // A context as a line of text: "in G: called from F (file:line) <- ...",
 // "in G" only where the path end's code is not `function`'s own; "callers
-// unknown" where the walk found none (code without unwind tables).
+// unknown" where the walk found none (code without unwind tables). The C
+// library's start-up frames (below main, below a thread's start routine)
+// are left out but the first.
 std::string contextText(const SourceContext &context,
                         const std::string &function);
 

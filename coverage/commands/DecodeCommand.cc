@@ -841,7 +841,9 @@ void addDecodeCommand(CLI::App &app, int &exitCode) {
   CLI::App *decode = app.add_subcommand(
       "decode", "Show the residual paths of residual-mode reports as source "
                 "lines, each with its nearest tested path and where it left "
-                "the tested ground");
+                "the tested ground; report by report (all of a fleet's "
+                "together, each path once: pathcov merge into the corpus, "
+                "then pathcov show)");
   decode
       ->add_option("REPORT", options->reports,
                    "Reports (pathcov-report-*.json) of residual-mode builds, "

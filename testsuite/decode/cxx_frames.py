@@ -33,6 +33,15 @@ def main():
     check(len(contexts) == 1 and "in shapes::classify(int): called from "
           "shapes::Walker::step(int)" in contexts[0] and "_Z" not in contexts[0],
           "the context's C++ frames, demangled", decoded)
+    # The C library's start-up frames but the first are left out of the
+    # text (the JSON keeps them).
+    check(contexts and contexts[0].endswith("<- main <- __libc_start_call_main "
+                                            "(../sysdeps/nptl/libc_start_call_main.h:58)")
+          and "<- _start" not in contexts[0]
+          and "__libc_start_main_impl" not in contexts[0],
+          "the context's text stops at main's caller", contexts)
+    as_json = must([pathcov, "decode", "--json", reports], "decode --json").stdout
+    check('"_start"' in as_json, "decode --json keeps every frame", as_json[-2000:])
     return finish(FAILURES, "ok: C++ frames from the symbol table, demangled")
 
 
