@@ -517,7 +517,12 @@ private:
       return;
     warnedOptimization_ = true;
     // Said of the unit, not at its first function: that may be a header's
-    // (jq's units all pointed at jv.h's inline jv_get_kind).
+    // (jq's units all pointed at jv.h's inline jv_get_kind). Nor under it:
+    // GCC heads a warning with the function being compiled ("In function
+    // 'BrotliUnalignedRead32':", a new user's brotli); with none, "At top
+    // level:".
+    const tree compiling = current_function_decl;
+    current_function_decl = NULL_TREE;
     warning_at(UNKNOWN_LOCATION, OPT_Wmissing_profile,
                "pathcov: %s: the corpus was recorded at %qs, this unit is built "
                "at %qs: GCC%'s CFGs differ between %<-O0%> and the optimizing "
@@ -526,6 +531,7 @@ private:
                "both at %<-Og%> or above (docs/in-your-build.md)",
                main_input_filename, tested.optimization.c_str(),
                f.optimization.c_str());
+    current_function_decl = compiling;
   }
   bool warnedOptimization_ = false;
 

@@ -60,6 +60,11 @@ def residual(level, corpus, work):
     check(all(w.endswith("[-Wmissing-profile]") for w in warnings),
           f"{level}: each warning under -Wmissing-profile, kept a warning "
           "under -Werror", "\n".join(warnings))
+    # The unit's warning is not headed by a function of it.
+    lines = result.stderr.splitlines()
+    check(not any("this unit is built at" in line and i and "In function" in lines[i - 1]
+                  for i, line in enumerate(lines)),
+          f"{level}: the unit's warning is not under a function", result.stderr)
     policies = json.loads(open(stats).readline())["functions"] \
         if os.path.exists(stats) else {}
     return warnings, policies
