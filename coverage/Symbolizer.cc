@@ -8,6 +8,7 @@
 #include <elfutils/libdwfl.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
@@ -87,6 +88,17 @@ Symbolizer::Symbolizer(std::vector<std::string> debugDirs,
   if (std::find(debugDirs_.begin(), debugDirs_.end(), kDefaultDebugDir) ==
       debugDirs_.end())
     debugDirs_.push_back(kDefaultDebugDir);
+  // Absolute: libdwfl finds debug info by build-id only under absolute
+  // directories, and reads a relative one as relative to the module's own
+  // directory. With `--debug-dir unp/...` a stripped binary still at its
+  // path had its frames named from its dynamic symbols alone ("?? <- ??":
+  // a new user's brotli from its -dbgsym package).
+  std::error_code error;
+  for (std::string &dir : debugDirs_) {
+    std::filesystem::path absolute = std::filesystem::absolute(dir, error);
+    if (!error)
+      dir = absolute.lexically_normal().string();
+  }
   for (const std::string &dir : debugDirs_)
     debugPath_ += ":" + dir;
   debugPathPointer_ = debugPath_.data();

@@ -214,6 +214,33 @@ def main():
     if records_only(json.loads(legacy_json)) != records_only(json.loads(as_json)):
         fail("the older plugin's binary decodes differently")
 
+    # (f) As a Debian package installs it: the binary stripped of every
+    # symbol, with a debug link, its debug file in a -dbgsym tree, both
+    # named relative to the working directory. The calling contexts' frames
+    # come from the debug file too, not from the stripped binary's dynamic
+    # symbols alone ("?? <- ??": libdwfl looks up build-ids only under
+    # absolute directories; brotli trial).
+    package = os.path.join(work, "package")
+    installed = os.path.join(package, "unp", "app", "usr", "bin", "field")
+    os.makedirs(os.path.dirname(installed))
+    shutil.copy(moved, installed)
+    package_reports = os.path.join(package, "reports")
+    must([installed, *FIELD_RUN], "the installed binary's field run",
+         env=dict(os.environ, PATHCOV_REPORT_DIR=package_reports))
+    package_report = one_report(package_reports)
+    bid = build_id(installed)
+    dbgsym = os.path.join("unp", "app-dbgsym", "usr", "lib", "debug")
+    debug_file = os.path.join(package, dbgsym, ".build-id", bid[:2], bid[2:] + ".debug")
+    os.makedirs(os.path.dirname(debug_file))
+    must(["objcopy", "--only-keep-debug", installed, debug_file], "objcopy")
+    must(["strip", "--strip-all", installed], "strip --strip-all")
+    must(["objcopy", f"--add-gnu-debuglink={debug_file}", installed], "debug link")
+    package_text = must([pathcov, "decode", "--debug-dir", dbgsym, package_report],
+                        "decode with a relative --debug-dir", cwd=package).stdout
+    frames = [line for line in package_text.splitlines() if "called from" in line]
+    if not frames or any("??" in line for line in frames):
+        fail(f"frames not named from the -dbgsym file:\n{package_text}")
+
     # Record mode: collect from the stripped binary's detached metadata.
     record_debug = os.path.join(work, "record-debug")
     detach(recorded, record_debug)
