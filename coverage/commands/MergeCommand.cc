@@ -148,16 +148,27 @@ bool isCorpusFile(const std::string &file) {
 }
 
 // The files named, and in each directory named its *.json and *.ndjson
-// files, into `field`'s list of inputs.
-void queueInputs(FieldStore &field, const std::vector<std::string> &inputs) {
+// files, into `field`'s list of inputs. A directory with none is said, not
+// refused: a release whose runs took no untested path writes no report,
+// the good outcome (brotli trial), as decode says too.
+void queueInputs(FieldStore &field, const std::vector<std::string> &inputs,
+                 bool quiet) {
+  std::vector<bool> found(inputs.size(), false);
   forEachInputFile(
       "merge", inputs,
       [](const std::string &name) {
         const auto extension = std::filesystem::path(name).extension();
         return extension == ".json" || extension == ".ndjson";
       },
-      "no *.json corpus or report, nor *.ndjson rows, in the directory",
-      [&](size_t rank, const std::string &path) { field.addInput(rank, path); });
+      "", [&](size_t rank, const std::string &path) {
+        field.addInput(rank, path);
+        found[rank] = true;
+      });
+  for (size_t rank = 0; rank < inputs.size() && !quiet; ++rank)
+    if (!found[rank])
+      std::cerr << "pathcov merge: " << inputs[rank]
+                << ": no *.json corpus or report, nor *.ndjson rows, in the "
+                   "directory: nothing from it\n";
 }
 
 // A progress bar on standard error, only on a terminal, at most ten
@@ -201,7 +212,7 @@ int runMerge(const MergeOptions &options) {
   Corpus out;
   try {
     FieldStore field;
-    queueInputs(field, options.inputs);
+    queueInputs(field, options.inputs, options.quiet);
     Progress progress(!options.quiet, field.inputs());
     std::set<std::pair<std::string, std::string>> modules;
     size_t done = 0;
