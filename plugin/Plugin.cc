@@ -633,6 +633,12 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
                       nullptr);
   }
 
+  // The plugin itself, in either mode: another pathcov instruments
+  // otherwise, so its upgrade compiles the objects again too.
+  static std::string pluginFile = info->full_name;
+  register_callback(info->base_name, PLUGIN_START_UNIT,
+                    [](void *, void *) { addDependency(pluginFile); }, nullptr);
+
   static plugin_info pluginInfo = {PATHCOV_VERSION, kPluginHelp};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &pluginInfo);
   registerGcRoots(info->base_name);

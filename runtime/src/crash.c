@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <stdlib.h> /* secure_getenv */
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
@@ -67,7 +68,7 @@ static int crash_index(int sig) {
   return -1;
 }
 
-/* The signals PATHCOV_SIGNALS names ("TERM,INT", "SIGTERM", "all" for
+/* The signals PATHCOV_SIGNALS names, in any case ("TERM,INT", "sigterm", "all" for
  * every one of ending_signals) whose action is still SIG_DFL; warns of
  * each name it does not know. */
 static uint64_t requested_signals(void) {
@@ -79,15 +80,15 @@ static uint64_t requested_signals(void) {
     list += length + (list[length] != 0);
     if (length == 0)
       continue;
-    if (length > 3 && strncmp(name, "SIG", 3) == 0) {
+    if (length > 3 && strncasecmp(name, "SIG", 3) == 0) {
       name += 3;
       length -= 3;
     }
-    const int all = length == 3 && strncmp(name, "all", 3) == 0;
+    const int all = length == 3 && strncasecmp(name, "all", 3) == 0;
     int known = all;
     for (size_t i = 0; i < ENDING_SIGNALS; ++i) {
       if (!all && (strlen(ending_signals[i].name) != length ||
-                   strncmp(ending_signals[i].name, name, length) != 0))
+                   strncasecmp(ending_signals[i].name, name, length) != 0))
         continue;
       known = 1;
       struct sigaction current;

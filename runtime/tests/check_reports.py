@@ -351,7 +351,7 @@ def scenario_ending_signals(a, tmp):
                  stdout="crashing\n")
     only(tmp, [], "nothing on SIGTERM without PATHCOV_SIGNALS")
     for how, number, requested in (("term", signal.SIGTERM, "TERM,PIPE"),
-                                   ("pipe", signal.SIGPIPE, "SIGPIPE"),
+                                   ("pipe", signal.SIGPIPE, "sigpipe"),
                                    ("alarm", signal.SIGALRM, "all")):
         directory = os.path.join(tmp, how)
         os.mkdir(directory)

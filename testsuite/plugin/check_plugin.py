@@ -199,16 +199,18 @@ def main():
     check("residual mode: {" in r.stderr, "stats: on stderr", r.stderr)
     # The corpus is a dependency of a residual-mode object (-MD, -MMD), so
     # that the build compiles it again when the corpus changes; of a record
-    # one, it is not (record mode reads no corpus without corpus=).
+    # one, it is not (record mode reads no corpus without corpus=). The
+    # plugin is one of every object's.
     for mode, flag in (("residual", "-MD"), ("residual", "-MMD"), ("record", "-MD")):
         depfile = os.path.join(work, f"{mode}{flag}.d")
         args = ["mode=residual", f"corpus={corpus}"] if mode == "residual" else []
         r = compile_with(plugin, args, program, extra=[flag, "-MF", depfile])
         with open(depfile, encoding="utf-8") as f:
             deps = f.read()
-        check(r.returncode == 0 and (corpus in deps) == (mode == "residual"),
+        check(r.returncode == 0 and (corpus in deps) == (mode == "residual")
+              and plugin in deps,
               f"{mode} {flag}: the corpus is {'' if mode == 'residual' else 'not '}"
-              "a dependency", deps + r.stderr)
+              "a dependency, the plugin is", deps + r.stderr)
     # Under a regular file: no directory there, whoever made /nonexistent.
     not_a_directory = program + ".not-a-directory"
     open(not_a_directory, "w").close()
