@@ -163,11 +163,12 @@ void noteIfNamedElsewhere() {
   const std::string why =
       "the corpus has none of this unit's functions (its inline ones aside), "
       "which it names by absolute path (" + unit + ": no .git, .hg, .svn or "
-      ".pathcov-root above it): if the tests ran them, the test build was in "
-      "another directory; "
-      "put a .pathcov-root file at the project's root or map the path with "
-      "-ffile-prefix-map, in both builds (docs/record-mode.md, \"Source "
-      "paths and identities\")";
+      ".pathcov-root above it): either no program the tests ran was built "
+      "from it (collect with --binary PROGRAM to take in a program's "
+      "functions even if it never ran), or the test build was in another "
+      "directory: then put a .pathcov-root file at the project's root or map "
+      "the path with -ffile-prefix-map, in both builds (docs/record-mode.md, "
+      "\"Source paths and identities\")";
   // A note, not a warning: configure scripts compile their probes
   // (conftest.c, outside any checkout) with -Werror, which would make a
   // warning fail every probe and silently drop the flags they test

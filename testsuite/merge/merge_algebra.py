@@ -11,6 +11,7 @@ Checks, comparing outputs semantically (parsed JSON):
     corpus+R, (corpus+R)+(corpus+R) == corpus+R;
   - provenance: counts, number of reports, build-ids, first and last seen;
   - set aside: a changed function and an unknown one, never attributed
+    (show --summary and gate --no-new-residual say so)
     (merge and show --summary say so);
   - every output valid against schemas/corpus.schema.json;
   - merging a partially overlapping corpus fails (exit 3);
@@ -149,6 +150,12 @@ def main():
           "\nfield: 2 field paths of 2 functions set aside, in the corpus's "
           "set_aside (first: " in shown.stdout,
           f"show --summary of the merged corpus: {shown.stdout[-300:]!r}")
+    # gate --no-new-residual says that it did not count them.
+    gated = subprocess.run([args.pathcov, "gate", FULL, "--baseline", A,
+                            "--no-new-residual"], capture_output=True, text=True)
+    check("; 2 field paths of 2 functions set aside, not counted (docs/merge.md, "
+          '"Attribution")' in gated.stdout,
+          f"gate of the merged corpus: {gated.stdout[-600:]!r}")
     check(merge(FULL, R1, R2) == full, "corpus+R+R != corpus+R")
     check(merge(FULL, FULL, A, B, R3) == full, "re-merging changed counts")
     check(merge(ABR1, ABR1, R1) == merge(A, B, R1), "idempotence")
