@@ -57,7 +57,8 @@ FileFilterFlags addFileFilterOptions(CLI::App &command, FileFilter &filter) {
                              "matches this pattern; repeatable")};
 }
 
-void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command) {
+void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command,
+                     bool checkPatterns) {
   struct Patterns {
     const char *option;
     const std::vector<std::string> &globs;
@@ -70,7 +71,8 @@ void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *comma
       {"--exclude-function", filter.excludeFunctions, false, false}};
   for (const Patterns &p : options)
     for (const std::string &glob : p.globs) {
-      if (std::any_of(corpus.functions.begin(), corpus.functions.end(),
+      if (!checkPatterns ||
+          std::any_of(corpus.functions.begin(), corpus.functions.end(),
                       [&](const auto &entry) {
                         const FunctionMetadata &f = entry.second.metadata;
                         return p.byFile ? matches(glob, f.file)

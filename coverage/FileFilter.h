@@ -42,7 +42,9 @@ FileFilterFlags addFileFilterOptions(CLI::App &command, FileFilter &filter);
 // mistyped pattern would read as nothing tested. An --exclude-file or
 // --exclude-function pattern that matches none changes nothing, but was
 // meant to: `command` warns on stderr (a new user's '*/tests/*' for the
-// top-level tests/, recorded as tests/main.cpp).
-void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command);
+// top-level tests/, recorded as tests/main.cpp). Neither for a corpus
+// that need not have them (gate's baseline: `checkPatterns` false).
+void keepWantedFiles(Corpus &corpus, const FileFilter &filter, const char *command,
+                     bool checkPatterns = true);
 
 } // namespace pathcov

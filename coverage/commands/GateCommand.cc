@@ -216,10 +216,12 @@ struct LoadedCorpus {
   FieldRuns field;
 };
 
-LoadedCorpus load(const std::string &path, const FileFilter &files) {
+// The patterns are checked against the corpus, not the baseline, which
+// may predate a file or function they name.
+LoadedCorpus load(const std::string &path, const FileFilter &files, bool baseline) {
   // Not readJsonFile: runGate names the file in every message itself.
   LoadedCorpus loaded{readCorpus(readJson(path)), {}};
-  keepWantedFiles(loaded.corpus, files, "gate");
+  keepWantedFiles(loaded.corpus, files, "gate", !baseline);
   loaded.field = fieldRunsByFunction(loaded.corpus);
   return loaded;
 }
@@ -931,10 +933,10 @@ int runGate(GateOptions o, const GateFlags &flags) {
   std::optional<LoadedCorpus> baseline;
   GateResult result;
   try {
-    current = load(o.corpus, o.files);
+    current = load(o.corpus, o.files, false);
     if (!o.baseline.empty()) {
       reading = o.baseline;
-      baseline = load(o.baseline, o.files);
+      baseline = load(o.baseline, o.files, true);
       addHeaderIdentities(*baseline);
     }
     result = evaluate(o, current, baseline);
