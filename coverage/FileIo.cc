@@ -220,7 +220,8 @@ void forEachInputFile(
     const std::string &command, const std::vector<std::string> &inputs,
     const std::function<bool(const std::string &name)> &wanted,
     const std::string &noneFound,
-    const std::function<void(size_t rank, const std::string &path)> &visit) {
+    const std::function<void(size_t rank, const std::string &path)> &visit,
+    std::vector<std::string> *withoutFiles) {
   for (size_t rank = 0; rank < inputs.size(); ++rank) {
     const std::string &input = inputs[rank];
     std::error_code error;
@@ -235,6 +236,8 @@ void forEachInputFile(
     });
     if (!any && !noneFound.empty())
       throw InputError(input + ": " + noneFound);
+    if (!any && withoutFiles)
+      withoutFiles->push_back(input);
   }
 }
 
@@ -243,15 +246,10 @@ inputFiles(const std::string &command, const std::vector<std::string> &inputs,
            const std::function<bool(const std::string &name)> &wanted,
            const std::string &noneFound, std::vector<std::string> *withoutFiles) {
   std::vector<std::pair<size_t, std::string>> ranked;
-  std::vector<bool> found(inputs.size(), false);
-  forEachInputFile(command, inputs, wanted, noneFound,
-                   [&](size_t rank, const std::string &path) {
-                     ranked.emplace_back(rank, path);
-                     found[rank] = true;
-                   });
-  for (size_t rank = 0; withoutFiles && rank < inputs.size(); ++rank)
-    if (!found[rank])
-      withoutFiles->push_back(inputs[rank]);
+  forEachInputFile(
+      command, inputs, wanted, noneFound,
+      [&](size_t rank, const std::string &path) { ranked.emplace_back(rank, path); },
+      withoutFiles);
   std::sort(ranked.begin(), ranked.end());
   std::vector<std::string> files;
   for (auto &[rank, path] : ranked)

@@ -55,7 +55,8 @@ void forEachInputFile(
     const std::string &command, const std::vector<std::string> &inputs,
     const std::function<bool(const std::string &name)> &wanted,
     const std::string &noneFound,
-    const std::function<void(size_t rank, const std::string &path)> &visit);
+    const std::function<void(size_t rank, const std::string &path)> &visit,
+    std::vector<std::string> *withoutFiles = nullptr);
 
 // The whole of `path` ("-": standard input), at most kMaxInputBytes.
 // Throws InputError.

@@ -153,20 +153,18 @@ bool isCorpusFile(const std::string &file) {
 // the good outcome (brotli trial), as decode says too.
 void queueInputs(FieldStore &field, const std::vector<std::string> &inputs,
                  bool quiet) {
-  std::vector<bool> found(inputs.size(), false);
+  std::vector<std::string> withoutFiles;
   forEachInputFile(
       "merge", inputs,
       [](const std::string &name) {
         const auto extension = std::filesystem::path(name).extension();
         return extension == ".json" || extension == ".ndjson";
       },
-      "", [&](size_t rank, const std::string &path) {
-        field.addInput(rank, path);
-        found[rank] = true;
-      });
-  for (size_t rank = 0; rank < inputs.size() && !quiet; ++rank)
-    if (!found[rank])
-      std::cerr << "pathcov merge: " << inputs[rank]
+      "", [&](size_t rank, const std::string &path) { field.addInput(rank, path); },
+      &withoutFiles);
+  for (const std::string &directory : withoutFiles)
+    if (!quiet)
+      std::cerr << "pathcov merge: " << directory
                 << ": no *.json corpus or report, nor *.ndjson rows, in the "
                    "directory: nothing from it\n";
 }
