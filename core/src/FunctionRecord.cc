@@ -55,12 +55,16 @@ std::string residualModeRecord(const FunctionMetadata &function,
   }
   if (plan.policy == ResidualPolicy::Stale)
     record["stale"] = plan.why;
-  if (plan.policy == ResidualPolicy::Untested && !plan.testedVersions.empty()) {
-    nlohmann::json &versions = record["tested_versions"] = nlohmann::json::array();
-    for (const OtherVersion &v : plan.testedVersions)
-      versions.push_back({{"checksum", v.checksum}, {"tested_paths", v.testedPaths}});
-  }
+  if (plan.policy == ResidualPolicy::Untested && !plan.testedVersions.empty())
+    record["tested_versions"] = testedVersionsJson(plan.testedVersions);
   return text(record);
+}
+
+nlohmann::json testedVersionsJson(const std::vector<OtherVersion> &versions) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const OtherVersion &v : versions)
+    list.push_back({{"checksum", v.checksum}, {"tested_paths", v.testedPaths}});
+  return list;
 }
 
 std::string skippedRecord(const FunctionMetadata &function) {

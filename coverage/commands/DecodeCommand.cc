@@ -746,11 +746,8 @@ nlohmann::json reportJson(const DecodedReport &d) {
                      {"tested_paths", fn.residual->testedIds.size()}};
     if (fn.residual->policy == "stale")
       j["stale"] = fn.residual->stale;
-    if (!fn.residual->testedVersions.empty()) {
-      nlohmann::json &versions = j["tested_versions"] = nlohmann::json::array();
-      for (const OtherVersion &v : fn.residual->testedVersions)
-        versions.push_back({{"checksum", v.checksum}, {"tested_paths", v.testedPaths}});
-    }
+    if (!fn.residual->testedVersions.empty())
+      j["tested_versions"] = testedVersionsJson(fn.residual->testedVersions);
     j["paths"] = std::move(paths);
     functions.push_back(std::move(j));
   }

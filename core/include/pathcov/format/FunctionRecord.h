@@ -39,6 +39,10 @@ struct ResidualMetadata {
   std::vector<OtherVersion> testedVersions;
 };
 
+// `versions` as records and decode's JSON write them:
+// [{"checksum": ..., "tested_paths": N}, ...].
+nlohmann::json testedVersionsJson(const std::vector<OtherVersion> &versions);
+
 // The residual-mode fields of a record of `f` (parsed from it by
 // parseFunctionMetadata), or nullopt for a record-mode one ("mode" absent
 // or "record"). Throws InputError naming the function and the field.
