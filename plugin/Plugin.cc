@@ -618,13 +618,6 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
     }
   }
   if (gOptions.mode == PluginMode::Residual) {
-    // The corpus decides which paths the object reports: the build must
-    // compile it again when the corpus changes, as when a header does (a
-    // new user's brotli release, built again against a corpus that had its
-    // field paths by then, recompiled nothing and reported them all).
-    register_callback(info->base_name, PLUGIN_START_UNIT,
-                      [](void *, void *) { addDependency(gOptions.corpus); },
-                      nullptr);
     register_callback(info->base_name, PLUGIN_FINISH_UNIT,
                       [](void *, void *) {
                         if (gOptions.stats)
@@ -634,11 +627,20 @@ int plugin_init(plugin_name_args *info, plugin_gcc_version *version) {
                       nullptr);
   }
 
-  // The plugin itself, in either mode: another pathcov instruments
-  // otherwise, so its upgrade compiles the objects again too.
+  // What the object depends on besides its sources: the plugin, in either
+  // mode (another pathcov instruments otherwise, so an upgrade compiles
+  // the objects again), and a residual build's corpus, which decides the
+  // paths it reports (a new user's brotli release, built again against a
+  // corpus that had its field paths by then, recompiled nothing and
+  // reported them all).
   static std::string pluginFile = info->full_name;
   register_callback(info->base_name, PLUGIN_START_UNIT,
-                    [](void *, void *) { addDependency(pluginFile); }, nullptr);
+                    [](void *, void *) {
+                      addDependency(pluginFile);
+                      if (gOptions.mode == PluginMode::Residual)
+                        addDependency(gOptions.corpus);
+                    },
+                    nullptr);
 
   static plugin_info pluginInfo = {PATHCOV_VERSION, kPluginHelp};
   register_callback(info->base_name, PLUGIN_INFO, nullptr, &pluginInfo);
