@@ -1,8 +1,9 @@
 // Reads what the plugin put into an object, executable or shared library:
 // the metadata records (section .debug.pathcov, or .debug_pathcov from
-// older plugins; not loaded, maybe compressed) and the GNU build-id. A stripped module has no records; its
-// detached metadata (objcopy --only-keep-debug) is another ELF file with
-// the same build-id, which this reads the same way.
+// older plugins; not loaded, maybe compressed) and the GNU build-id. A
+// stripped module has no records; its detached metadata (objcopy
+// --only-keep-debug) is another ELF file with the same build-id, which
+// this reads the same way.
 #pragma once
 
 #include "pathcov/format/MetadataSection.h"

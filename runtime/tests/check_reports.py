@@ -363,16 +363,19 @@ def scenario_ending_signals(a, tmp):
                  "(TERM, INT, HUP, PIPE, QUIT, ALRM, USR1, USR2, XCPU, XFSZ, "
                  "VTALRM, PROF or all)\n")
     only(tmp, ["term", "pipe", "alarm"], "nothing for an unlisted signal")
-    # Two modules: both handlers run, the later chaining to the earlier.
-    both = os.path.join(tmp, "both")
-    os.mkdir(both)
-    pid, _ = run([a.resuseslib, "term"], both, status=-signal.SIGTERM,
-                 stdout="", env={"PATHCOV_SIGNALS": "TERM"})
-    only(both, [report_name(a.resuseslib, pid, 0), report_name(a.reslib, pid, 0)])
-    check_report(load(both, report_name(a.resuseslib, pid, 0)), a.resuseslib,
-                 pid, "signal", EXE, signal_number=signal.SIGTERM)
-    check_report(load(both, report_name(a.reslib, pid, 0)), a.reslib, pid,
-                 "signal", LIB, signal_number=signal.SIGTERM)
+    # Two modules: both handlers run, the later chaining to the earlier,
+    # which it raises the signal again for, whatever its si_code (SIGALRM's
+    # is positive, as a fault's: no fault recurs here).
+    for how, number in (("term", signal.SIGTERM), ("alarm", signal.SIGALRM)):
+        both = os.path.join(tmp, "both-" + how)
+        os.mkdir(both)
+        pid, _ = run([a.resuseslib, how], both, status=-number, stdout="",
+                     env={"PATHCOV_SIGNALS": "TERM,ALRM"})
+        only(both, [report_name(a.resuseslib, pid, 0), report_name(a.reslib, pid, 0)])
+        check_report(load(both, report_name(a.resuseslib, pid, 0)), a.resuseslib,
+                     pid, "signal", EXE, signal_number=number)
+        check_report(load(both, report_name(a.reslib, pid, 0)), a.reslib, pid,
+                     "signal", LIB, signal_number=number)
 
 
 def scenario_fpe(a, tmp):

@@ -1,7 +1,7 @@
 /* An executable in residual mode using an instrumented library (linked):
  * two modules, two reports, at exit or (argv[1] "crash") on SIGSEGV, which
- * goes through both modules' handlers ("term": SIGTERM, with
- * PATHCOV_SIGNALS). With "api", prints the library's
+ * goes through both modules' handlers ("term": SIGTERM, "alarm": SIGALRM,
+ * with PATHCOV_SIGNALS). With "api", prints the library's
  * report and its own, asked for through the API (built with
  * ENABLE_EXPORTS: the library's call must still reach the library's copy
  * of the runtime). With "exec", execs /bin/true (as the plugin compiles
@@ -43,6 +43,9 @@ int main(int argc, char **argv) {
     *nowhere = 1;
   } else if (strcmp(how, "term") == 0) {
     kill(getpid(), SIGTERM);
+  } else if (strcmp(how, "alarm") == 0) { /* the kernel's: si_code > 0 */
+    alarm(1);
+    pause();
   } else if (strcmp(how, "api") == 0) {
     print(reslib_report);
     printf("----\n");
