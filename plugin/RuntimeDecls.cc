@@ -57,8 +57,9 @@ void finishVar(tree var, const char *section) {
 // A function's metadata record, NUL-terminated (the tools split records on
 // it), in section kMetadataSection: not allocated, so it costs the loaded
 // image nothing, and a .debug name, so binutils treat it like debug info
-// (strip -g removes it, objcopy --only-keep-debug keeps it). Toplevel asm, not a variable: a variable in a non-allocated section
-// is not what GCC's varasm emits, and LTO streams toplevel asm into the IR
+// (strip -g removes it, objcopy --only-keep-debug keeps it). Toplevel asm,
+// not a variable: a variable in a non-allocated section is not what GCC's
+// varasm emits, and LTO streams toplevel asm into the IR
 // (slim LTO objects drop anything the compile phase writes beside it).
 void emitMetadataRecord(const std::string &text) {
   std::string asmText =

@@ -24,20 +24,25 @@ def _add_path(paths, function, path):
     counts[path["id"]] = counts.get(path["id"], 0) + path["count"]
 
 
-def corpus_paths(corpus_file):
-    """The paths a corpus ran: every instrumented function, {} for one that
-    ran none (a stale function's checksum counts, run or not)."""
+def _instrumented(corpus_file):
     with open(corpus_file, encoding="utf-8") as f:
-        functions = json.load(f)["functions"]
+        return [fn for fn in json.load(f)["functions"] if "skipped" not in fn]
+
+
+def _paths_of(functions):
     paths = {}
     for fn in functions:
-        if "skipped" in fn:
-            continue
         key = (fn["identity"], fn["checksum"])
         paths.setdefault(key, {})
         for p in fn["paths"]:
             _add_path(paths, key, p)
     return paths
+
+
+def corpus_paths(corpus_file):
+    """The paths a corpus ran: every instrumented function, {} for one that
+    ran none (a stale function's checksum counts, run or not)."""
+    return _paths_of(_instrumented(corpus_file))
 
 
 def tested_paths(corpus_file):
@@ -46,13 +51,12 @@ def tested_paths(corpus_file):
     another: `clamp.h`) also under the header's identity (`clamp.h:clamp`),
     all copies' paths together, as residual mode reads such a corpus
     (headerIdentityOf, TestedPathScan.cc)."""
-    paths = corpus_paths(corpus_file)
-    with open(corpus_file, encoding="utf-8") as f:
-        functions = json.load(f)["functions"]
+    functions = _instrumented(corpus_file)
+    paths = _paths_of(functions)
     for fn in functions:
         identity, file = fn["identity"], fn.get("file", "")
         colon = identity.rfind(":")
-        if "skipped" in fn or colon < 0 or not file or identity[:colon] == file:
+        if colon < 0 or not file or identity[:colon] == file:
             continue
         alias = paths.setdefault((file + identity[colon:], fn["checksum"]), {})
         for i, n in paths[(identity, fn["checksum"])].items():
