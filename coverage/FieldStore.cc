@@ -34,6 +34,11 @@ public:
     sqlite3_bind_int64(stmt_, i, toSql(value));
     return *this;
   }
+  // A small count, compared in SQL as it is (not as a stored number).
+  Query &count(int i, size_t value) {
+    sqlite3_bind_int64(stmt_, i, static_cast<int64_t>(value));
+    return *this;
+  }
   // SQLITE_DONE, SQLITE_ROW or SQLITE_CONSTRAINT; anything else throws.
   int step() {
     const int rc = sqlite3_step(stmt_);
@@ -286,24 +291,37 @@ void FieldStore::forEachReport(
     visit(q.textAt(0), reportAt(q, 1));
 }
 
+// A sighting keeps its calling contexts only if it is one of its path's
+// kContextReportsPerPath sightings with contexts sampled most often (then
+// by report id). A set's first few by a fixed order are those of its
+// parts' first few: merges in any order or grouping agree.
+#define PATHCOV_SIGHTINGS(WHERE)                                               \
+  "SELECT identity, checksum, id, report, count, first, build_id, contexts, "  \
+  "kept > 0 AND ROW_NUMBER() OVER (PARTITION BY identity, checksum, id "       \
+  "ORDER BY kept > 0 DESC, samples DESC, report) <= ?1 FROM (SELECT s.*, "      \
+  "r.build_id, CASE s.contexts WHEN '' THEN 0 ELSE "                           \
+  "json_array_length(s.contexts, '$.kept') END AS kept, CASE s.contexts WHEN " \
+  "'' THEN 0 ELSE json_extract(s.contexts, '$.samples') END AS samples FROM "  \
+  "sighting s JOIN report r ON r.id = s.report" WHERE ") ORDER BY identity, "  \
+  "checksum, id, report"
+
 void FieldStore::forEachSighting(
     const FunctionKey *only,
     const std::function<void(const FieldKey &, const std::string &,
                              const std::string &, const FieldSighting &)> &visit) const {
-  Query q(db_, prepare(only ? "SELECT s.identity, s.checksum, s.id, s.report, s.count, "
-                              "s.first, r.build_id, s.contexts FROM sighting s "
-                              "JOIN report r ON r.id = s.report WHERE "
-                              "s.identity = ? AND s.checksum = ? ORDER BY "
-                              "s.identity, s.checksum, s.id, s.report"
-                            : "SELECT s.identity, s.checksum, s.id, s.report, s.count, "
-                              "s.first, r.build_id, s.contexts FROM sighting s "
-                              "JOIN report r ON r.id = s.report ORDER BY "
-                              "s.identity, s.checksum, s.id, s.report"));
+  Query q(db_, prepare(only ? PATHCOV_SIGHTINGS(" WHERE s.identity = ?2 AND s.checksum = ?3")
+                            : PATHCOV_SIGHTINGS("")));
+  q.count(1, kContextReportsPerPath);
   if (only)
-    q.text(1, only->first).text(2, only->second);
-  while (q.step() == SQLITE_ROW)
-    visit({q.textAt(0), q.textAt(1), q.numberAt(2)}, q.textAt(3), q.textAt(6),
-          {q.numberAt(4), q.numberAt(5), contextsOf(q.textAt(7))});
+    q.text(2, only->first).text(3, only->second);
+  while (q.step() == SQLITE_ROW) {
+    FieldSighting s{q.numberAt(4), q.numberAt(5), contextsOf(q.textAt(7))};
+    if (!q.countAt(8))
+      s.contexts = {};
+    visit({q.textAt(0), q.textAt(1), q.numberAt(2)}, q.textAt(3), q.textAt(6), s);
+  }
 }
+
+#undef PATHCOV_SIGHTINGS
 
 } // namespace pathcov

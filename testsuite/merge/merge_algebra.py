@@ -15,6 +15,8 @@ Checks, comparing outputs semantically (parsed JSON):
     (merge and show --summary say so);
   - every output valid against schemas/corpus.schema.json;
   - merging a partially overlapping corpus fails (exit 3);
+  - calling contexts: a field path keeps those of its 8 reports sampled
+    most often (then by report id), whatever the order or grouping;
   - with --timing N: N small reports merged, the time printed.
 """
 import argparse
@@ -240,6 +242,44 @@ def main():
     err = merge(A, saved("mixed.json", mixed), expect=3)
     check(err.count("\n") == 1 and "mixed.json: shares 1 of its 2 profiles"
           in err, f"partial overlap: {err!r}")
+
+    # Calling contexts: 12 reports sight path 1, 10 of them with contexts
+    # sampled 1 to 10 times (two ties at 5); a path keeps the contexts of
+    # 8 reports, those sampled most often, then by report id.
+    def with_contexts(pid, samples):
+        doc = report(pid, "ee55", [(FIG3, checksum, 1, 2, 1000 + pid)],
+                     started=1795000000000000000 + pid)
+        doc["format_version"] = "2.1"
+        doc["context_depth"], doc["context_period"] = 8, 1048576
+        doc["context_modules"] = [{"path": "/srv/app", "build_id": "ee55"}]
+        if samples:
+            doc["residual_paths"][0]["contexts"] = {"samples": samples, "kept": [
+                {"count": samples, "error": 0,
+                 "frames": [{"module": 0, "address": 4096 + pid}]}]}
+        return saved(f"ctx{pid}.json", doc)
+    sampled = {301: 5, 302: 1, 303: 10, 304: 5, 305: 2, 306: 0, 307: 8,
+               308: 3, 309: 7, 310: 0, 311: 6, 312: 4}
+    ctx = [with_contexts(pid, n) for pid, n in sampled.items()]
+    kept_pids = sorted((pid for pid, n in sampled.items() if n),
+                       key=lambda pid: -sampled[pid])[:8]
+    with_ctx = merge(A, *ctx)
+    f = next(f for f in with_ctx["functions"] if f["identity"] == FIG3)
+    p1 = next(p for p in f["field_paths"] if p["id"] == 1)
+    report_pid = {r["id"]: r["pid"] for r in with_ctx["reports"]}
+    have = sorted(report_pid[s["report"]] for s in p1["seen"] if "contexts" in s)
+    check(have == sorted(kept_pids),
+          f"contexts kept for reports {have}, expected {sorted(kept_pids)}")
+    check((p1["count"], p1["reports"]) == (24, 12), f"counts with contexts: {p1}")
+    check(all(s["contexts"]["kept"][0]["frames"][0]["address"] ==
+              4096 + report_pid[s["report"]] for s in p1["seen"] if "contexts" in s),
+          "contexts kept with another report's sighting")
+    CTX1 = saved("ctx-first.json", merge(*ctx[:6]))
+    CTX2 = saved("ctx-second.json", merge(A, *ctx[6:]))
+    check(merge(CTX2, CTX1) == with_ctx, "contexts: (R301..306)+(A+R307..312) != all")
+    check(merge(CTX1, *reversed(ctx), A) == with_ctx,
+          "contexts: merged again in another order")
+    CTXALL = saved("ctx-all.json", with_ctx)
+    check(merge(CTXALL, CTX1, *ctx) == with_ctx, "contexts: idempotence")
 
     if args.timing:
         many = os.path.join(work, "many")

@@ -118,6 +118,11 @@ struct FieldSighting {
   CallingContexts contexts; // their frames' modules are the report's
 };
 
+// A field path keeps the calling contexts of at most this many reports'
+// sightings (docs/merge.md, "What the corpus keeps"): a corpus grows with
+// its reports by their counts, not by their contexts.
+constexpr size_t kContextReportsPerPath = 8;
+
 // A report folded into the corpus: its provenance record.
 struct MergedReport {
   std::string module;
