@@ -226,6 +226,14 @@ void forEachInputFile(
     const std::string &input = inputs[rank];
     std::error_code error;
     if (!std::filesystem::is_directory(input, error)) {
+      // A name without an extension: a directory, most likely.
+      if (error == std::errc::no_such_file_or_directory &&
+          std::filesystem::path(input).extension().empty())
+        throw InputError(input + ": cannot open: " + error.message() +
+                         " (the runtime makes its report or profile directory "
+                         "when a run writes the first file: runs that wrote "
+                         "none leave none; `mkdir -p` it before them to tell "
+                         "that from a wrong name)");
       visit(rank, input);
       continue;
     }

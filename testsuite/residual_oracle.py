@@ -12,11 +12,19 @@ function the tested corpus has with another checksum (stale) or lacks
 
 The one definition for testsuite/residual/run_oracle.py (CTest's residual.*)
 and bench/run_bench.py (`make bench`). Import it after
-`sys.path.insert(0, <testsuite directory>)`.
+`sys.path.insert(0, <testsuite directory>)`, or run it on your own
+program's files (docs/residual-mode.md, "Checking it yourself"):
+
+  python3 residual_oracle.py EXECUTED_CORPUS TESTED_CORPUS REPORT_DIR...
+
+which prints both sets' sizes and each function whose residual paths
+differ, then EXACT (exit 0) or MISMATCH (exit 1).
 """
+import argparse
 import glob
 import json
 import os
+import sys
 
 
 def _add_path(paths, function, path):
@@ -124,3 +132,35 @@ def summary(paths):
     return {"paths": sum(map(len, paths.values())),
             "functions": sum(1 for counts in paths.values() if counts),
             "runs": sum(sum(counts.values()) for counts in paths.values())}
+
+
+def main(argv):
+    ap = argparse.ArgumentParser(
+        description="The residual oracle: the residual paths the reports in "
+        "REPORT_DIR list must be the paths EXECUTED_CORPUS ran (a record "
+        "build's profiles of the same runs, collected) that TESTED_CORPUS "
+        "(the corpus the release was built against) did not, with their "
+        "counts. Exit 0: EXACT; 1: MISMATCH.")
+    ap.add_argument("executed_corpus")
+    ap.add_argument("tested_corpus")
+    ap.add_argument("report_dir", nargs="+")
+    args = ap.parse_args(argv)
+    expected = expected_residual(corpus_paths(args.executed_corpus),
+                                 tested_paths(args.tested_corpus))
+    reported = report_paths(
+        r for directory in args.report_dir for r in reports_in(directory))
+    for name, paths in (("expected (executed - tested)", expected),
+                        ("reported", reported)):
+        print(f"{name}: {summary(paths)}")
+    found = mismatches(expected, reported)
+    for (identity, checksum), missing, extra, other_counts in found[:20]:
+        print(f"{identity} ({checksum}): missing {missing}, extra {extra}, "
+              f"other counts {other_counts}")
+    if len(found) > 20:
+        print(f"... and {len(found) - 20} more functions")
+    print("MISMATCH" if found else "EXACT")
+    return 1 if found else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -519,6 +519,9 @@ class Oracle:
                 f"field-corpus-{role}", field_profiles[role])
             compared += self.compare(role, executed, tested, reports[role],
                                      field_corpus)
+            if field_corpus and role == "all":
+                self.check_oracle_command(test_corpus, field_corpus,
+                                          reports[role])
             if field_corpus and role in ("all", "parent"):
                 self.field_corpus = field_corpus
                 self.check_expected_paths(test_corpus, tested, reports[role])
@@ -699,6 +702,26 @@ class Oracle:
         self.notes.append(
             f"parent {len(parent['residual_paths'])} and child "
             f"{len(child['residual_paths'])} residual paths")
+
+    def check_oracle_command(self, test_corpus, field_corpus, found):
+        """residual_oracle.py as a user runs it, on this case's files: EXACT
+        (exit 0); with the field corpus as the tested one, every reported
+        path is extra: MISMATCH (exit 1) if there is one."""
+        oracle = os.path.join(os.path.dirname(os.path.dirname(
+            os.path.abspath(__file__))), "residual_oracle.py")
+        directories = sorted({os.path.dirname(name) for name, _ in found}) or [
+            os.path.join(self.work, "no-reports")]
+        for tested, verdict in ((test_corpus, "EXACT"),
+                                (field_corpus, "MISMATCH" if any(
+                                    r["residual_paths"] for _, r in found)
+                                 else "EXACT")):
+            run = subprocess.run([sys.executable, oracle, field_corpus, tested,
+                                  *directories], capture_output=True, text=True)
+            if (run.returncode, run.stdout.splitlines()[-1:]) != (
+                    int(verdict == "MISMATCH"), [verdict]):
+                self.fail(f"residual_oracle.py against {tested}: exit "
+                          f"{run.returncode}, expected {verdict}:\n"
+                          f"{run.stdout}{run.stderr}")
 
     def compare(self, role, executed, tested, found, field_corpus):
         """The oracle (residual_oracle.py); returns the number of residual
