@@ -88,9 +88,23 @@ std::string blockLabel(const FunctionMetadata &m, const Dag &dag, BlockId b) {
   return label;
 }
 
+// The arrowheads every CFG of a page draws with (kStyle's edge classes).
+constexpr const char *kCfgMarkers =
+    "<svg class=\"markers\" width=\"0\" height=\"0\" aria-hidden=\"true\"><defs>"
+    "<marker id=\"pathcov-t\" viewBox=\"0 0 8 8\" refX=\"8\" refY=\"4\" "
+    "markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\"><path d=\"M0,0 L8,4 "
+    "L0,8 z\" fill=\"#1a7f37\"/></marker><marker id=\"pathcov-u\" viewBox=\"0 0 "
+    "8 8\" refX=\"8\" refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" "
+    "orient=\"auto\"><path d=\"M0,0 L8,4 L0,8 z\" fill=\"#cf222e\"/></marker>"
+    "</defs></svg>\n";
+
 // Blocks in layers by DAG depth (longest path from ENTRY), edges green if
 // a tested path takes them, red if none does, dashed if they leave the DAG.
-std::string cfgSvg(const FunctionView &v) {
+// Colours, strokes and arrowheads come from the page's style (a large
+// file's CFGs repeated them on every edge and block: sqlite3.c's page was
+// 92 MB). Each block of `file` lists its lines (data-lines), from which
+// the page's script highlights a selected path's.
+std::string cfgSvg(const FunctionView &v, const std::string &file) {
   const FunctionMetadata &m = v.projection->function->metadata;
   const Cfg &cfg = *m.cfg;
   const Dag &dag = v.projection->numbered.dag;
@@ -130,13 +144,7 @@ std::string cfgSvg(const FunctionView &v) {
   out << "<svg class=\"cfg\" xmlns=\"http://www.w3.org/2000/svg\" width=\""
       << width << "\" height=\"" << height << "\" viewBox=\"0 0 " << width
       << " " << height << "\" role=\"img\" aria-label=\"CFG of "
-      << escapeMarkup(m.name) << "\">\n<defs>"
-      << "<marker id=\"" << a << "-t\" viewBox=\"0 0 8 8\" refX=\"8\" "
-         "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-         "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#1a7f37\"/></marker>"
-      << "<marker id=\"" << a << "-u\" viewBox=\"0 0 8 8\" refX=\"8\" "
-         "refY=\"4\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto\">"
-         "<path d=\"M0,0 L8,4 L0,8 z\" fill=\"#cf222e\"/></marker></defs>\n";
+      << escapeMarkup(m.name) << "\">\n";
   for (EdgeId e = 0; e < cfg.edges().size(); ++e) {
     const CfgEdge &edge = cfg.edge(e);
     const CfgEdgeRole role = dag.cfgEdgeRole[e];
@@ -146,10 +154,7 @@ std::string cfgSvg(const FunctionView &v) {
     const int sx = x[edge.src] + w / 2, sy = y[edge.src] + h;
     const int dx = x[edge.dst] + w / 2, dy = y[edge.dst];
     out << "<path class=\"edge " << (tested ? "tested" : "untested")
-        << "\" stroke=\"" << (tested ? "#1a7f37" : "#cf222e")
-        << "\" fill=\"none\" stroke-width=\"1.6\""
-        << (role == CfgEdgeRole::InDag ? "" : " stroke-dasharray=\"5,3\"")
-        << " marker-end=\"url(#" << a << (tested ? "-t" : "-u") << ")\" d=\"";
+        << (role == CfgEdgeRole::InDag ? "" : " leaves") << "\" d=\"";
     if (depth[edge.dst] == depth[edge.src] + 1) {
       out << "M" << sx << "," << sy << " L" << dx << "," << dy;
     } else if (depth[edge.dst] > depth[edge.src]) {
@@ -173,19 +178,24 @@ std::string cfgSvg(const FunctionView &v) {
   }
   for (BlockId b : order) {
     const bool endpoint = b == dag.entry || b == dag.exit;
-    std::string title = blockLabel(m, dag, b);
+    const std::string label = blockLabel(m, dag, b);
+    std::string lines;
+    if (!endpoint && b < m.blocks.size() && blockFile(m, b) == file)
+      for (int line : std::set<int>(m.blocks[b].lines.begin(), m.blocks[b].lines.end()))
+        lines += (lines.empty() ? "" : " ") + std::to_string(line);
+    out << "<g id=\"" << a << "-b" << b << "\" class=\"block "
+        << (endpoint                        ? "end"
+            : v.projection->blockRuns[b] > 0 ? "ran"
+                                             : "unrun")
+        << "\"" << (lines.empty() ? "" : " data-lines=\"" + lines + "\"")
+        << "><rect x=\"" << x[b] << "\" y=\"" << y[b] << "\" width=\"" << w
+        << "\" height=\"" << h << "\"/><text x=\"" << x[b] + w / 2 << "\" y=\""
+        << y[b] + h / 2 + 4 << "\">" << escapeMarkup(label) << "</text>";
+    // The label says the lines; a block of another file, which.
     if (!endpoint && b < m.blocks.size() && !m.blocks[b].file.empty())
-      title += " (" + m.blocks[b].file + ")";
-    out << "<g id=\"" << a << "-b" << b << "\" class=\"block\"><rect x=\""
-        << x[b] << "\" y=\"" << y[b] << "\" width=\"" << w << "\" height=\""
-        << h << "\" rx=\"4\" fill=\""
-        << (endpoint                        ? "#eaeef2"
-            : v.projection->blockRuns[b] > 0 ? "#dafbe1"
-                                             : "#ffebe9")
-        << "\" stroke=\"#57606a\"/><text x=\"" << x[b] + w / 2 << "\" y=\""
-        << y[b] + h / 2 + 4 << "\" text-anchor=\"middle\">"
-        << escapeMarkup(blockLabel(m, dag, b)) << "</text><title>" << escapeMarkup(title)
-        << "</title></g>\n";
+      out << "<title>" << escapeMarkup(label + " (" + m.blocks[b].file + ")")
+          << "</title>";
+    out << "</g>\n";
   }
   out << "</svg>";
   return out.str();
@@ -205,13 +215,23 @@ th{background:#f6f8fa;border-bottom:1px solid #d0d7de}
 .note{color:#57606a}
 table.src{font:12px/1.35 monospace;width:100%}
 table.src td{padding:0 6px;white-space:pre}
-table.src td.n{color:#8c959f;text-align:right;user-select:none}
-tr.hit td.c{background:#dafbe1}tr.miss td.c{background:#ffebe9}
+table.src td:first-child{color:#8c959f;text-align:right;user-select:none}
+table.src td:nth-child(2),table.src td:nth-child(3){text-align:right;font-variant-numeric:tabular-nums}
+tr.hit td:nth-child(2),tr.hit td:nth-child(3){background:#dafbe1}
+tr.miss td:nth-child(2),tr.miss td:nth-child(3){background:#ffebe9}
 tr.on td{background:#fff8c5 !important}
 ul.paths{font:12px/1.5 monospace;list-style:none;padding-left:0}
 ul.paths li{padding:0 4px}ul.paths li.on{background:#fff8c5;outline:1px solid #d4a72c}
-li.untested a{color:#cf222e}li.tested a{color:#1a7f37}li.residual a{color:#9a6700}
+ul.untested a{color:#cf222e}ul.tested a,li.tested a{color:#1a7f37}li.residual a{color:#9a6700}
+svg.markers{position:absolute}
 svg.cfg{border:1px solid #d0d7de;background:#fff;font:11px monospace}
+svg.cfg text{text-anchor:middle}
+svg.cfg path.edge{fill:none;stroke-width:1.6}
+path.edge.tested{stroke:#1a7f37;marker-end:url(#pathcov-t)}
+path.edge.untested{stroke:#cf222e;marker-end:url(#pathcov-u)}
+path.edge.leaves{stroke-dasharray:5,3}
+g.block rect{rx:4px;stroke:#57606a}
+g.end rect{fill:#eaeef2}g.ran rect{fill:#dafbe1}g.unrun rect{fill:#ffebe9}
 g.block.on rect{stroke:#d4a72c;stroke-width:3}
 .fn{border-top:1px solid #d0d7de;margin-top:1.5em}
 .split{display:flex;flex-wrap:wrap;gap:0 24px;align-items:flex-start}
@@ -229,15 +249,17 @@ constexpr const char *kScript = R"(<script>
 function pathcovShow(id) {
   document.querySelectorAll('.on').forEach(function (e) { e.classList.remove('on'); });
   var p = id && document.getElementById(id);
-  if (!p || !p.dataset.fn) return;
+  var fn = p && p.dataset.blocks !== undefined && /^(f\d+)-p\d+$/.exec(id);
+  if (!fn) return;
   p.classList.add('on');
-  p.dataset.lines.split(' ').forEach(function (l) {
-    var r = l && document.getElementById('L' + l);
-    if (r) r.classList.add('on');
-  });
   p.dataset.blocks.split(' ').forEach(function (b) {
-    var g = b && document.getElementById(p.dataset.fn + '-b' + b);
-    if (g) g.classList.add('on');
+    var g = b && document.getElementById(fn[1] + '-b' + b);
+    if (!g) return;
+    g.classList.add('on');
+    (g.dataset.lines || '').split(' ').forEach(function (l) {
+      var r = l && document.getElementById('L' + l);
+      if (r) r.classList.add('on');
+    });
   });
 }
 window.addEventListener('hashchange', function () { pathcovShow(location.hash.slice(1)); });
@@ -431,29 +453,21 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
   return out.str();
 }
 
-// One path as a list item: selecting it highlights its lines on `file`.
-std::string pathItem(const FunctionView &v, const std::string &file,
-                     uint64_t id, const std::string &kind,
+// One path as a list item: selecting it highlights its blocks, and their
+// lines (the CFG's data-lines). `kind` classes the item where its list
+// does not say (a field path, tested or not), else "".
+std::string pathItem(const FunctionView &v, uint64_t id, const std::string &kind,
                      const std::string &detail) {
   const FunctionMetadata &m = v.projection->function->metadata;
   const PathDescription p = describePath(m, v.projection->numbered, id);
-  std::set<int> lines;
   std::string blocks;
-  for (const PathStep &step : p.steps) {
+  for (const PathStep &step : p.steps)
     blocks += (blocks.empty() ? "" : " ") + std::to_string(step.block);
-    if (step.block < m.blocks.size() && blockFile(m, step.block) == file)
-      lines.insert(m.blocks[step.block].lines.begin(),
-                   m.blocks[step.block].lines.end());
-  }
-  std::string lineList;
-  for (int line : lines)
-    lineList += (lineList.empty() ? "" : " ") + std::to_string(line);
   const std::string anchor = v.anchor + "-p" + std::to_string(id);
-  const std::string text = pathText(m, p);
-  return "<li id=\"" + anchor + "\" class=\"" + kind + "\" data-fn=\"" +
-         v.anchor + "\" data-lines=\"" + lineList + "\" data-blocks=\"" +
-         blocks + "\"><a href=\"#" + anchor + "\">path " +
-         std::to_string(id) + "</a> " + escapeMarkup(detail) + ": " + escapeMarkup(text) +
+  return "<li id=\"" + anchor + "\"" +
+         (kind.empty() ? "" : " class=\"" + kind + "\"") + " data-blocks=\"" +
+         blocks + "\"><a href=\"#" + anchor + "\">path " + std::to_string(id) +
+         "</a> " + escapeMarkup(detail) + ": " + escapeMarkup(pathText(m, p)) +
          "</li>\n";
 }
 
@@ -583,7 +597,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
     std::string tests;
     for (const std::string &t : tested.tests)
       tests += (tests.empty() ? "" : ", ") + t;
-    out << pathItem(v, file, id, "tested",
+    out << pathItem(v, id, "",
                     "ran " + std::to_string(tested.count) + "x" +
                         (tests.empty() ? "" : ", tests: " + tests));
   }
@@ -596,7 +610,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
   for (uint64_t id = 0; id < m.numPaths && listed < kMaxUntestedPaths;
        ++id)
     if (!f.paths.count(id)) {
-      out << pathItem(v, file, id, "untested", "never run");
+      out << pathItem(v, id, "", "never run");
       ++listed;
     }
   out << "</ul>\n";
@@ -609,7 +623,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
         << "<ul class=\"paths field\">\n";
     for (const auto &[id, runs] : found->second) {
       const bool tested = f.paths.count(id) > 0;
-      out << pathItem(v, file, id, tested ? "tested" : "residual",
+      out << pathItem(v, id, tested ? "tested" : "residual",
                       "ran " + std::to_string(runs) + "x in the field, " +
                           (tested ? "tested" : "never tested"));
       const auto context = contexts.find({m.identity, m.checksum, id});
@@ -619,7 +633,7 @@ std::string functionSection(const FunctionView &v, const std::string &file,
     out << "</ul>\n";
   }
   out << loopsSection(v);
-  out << "</div>\n<div>\n<h3>Control-flow graph</h3>\n" << cfgSvg(v)
+  out << "</div>\n<div>\n<h3>Control-flow graph</h3>\n" << cfgSvg(v, file)
       << "\n<p class=\"note\">Green: taken by a tested path; red: by none; "
          "dashed: leaves the DAG (loop back edge, cut, abnormal).</p>\n"
       << "</div>\n</div>\n</div>\n";
@@ -645,7 +659,8 @@ std::string filePage(const std::string &name,
       << "class=\"note\">" << escapeMarkup(options.date) << "</span></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>"
       << fraction(c.tested, c.total) << " paths tested "
       << bar(c.tested, c.total) << " in " << file.functions.size()
-      << " functions. Select a path to highlight its lines and blocks.</p>\n";
+      << " functions. Select a path to highlight its lines and blocks.</p>\n"
+      << kCfgMarkers;
   if (!file.functions.empty()) {
     out << "<ul>\n";
     for (const FunctionProjection *f : file.functions)
@@ -674,9 +689,9 @@ std::string filePage(const std::string &name,
         << (count == file.lines.end() ? ""
             : count->second ? " class=\"hit\""
                             : " class=\"miss\"")
-        << "><td class=\"n\">" << line << "</td><td class=\"c num\">"
+        << "><td>" << line << "</td><td>"
         << (count == file.lines.end() ? "" : std::to_string(count->second))
-        << "</td><td class=\"c num\">"
+        << "</td><td>"
         << (lp == file.linePaths.end() ? ""
                                        : fraction(lp->second.tested, lp->second.total))
         << "</td><td>"

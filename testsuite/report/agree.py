@@ -111,38 +111,55 @@ def sonarqube(text):
         for f in ET.fromstring(text.encode()).iter("file")}
 
 
-ROW = re.compile(r'<tr id="L(\d+)"(?: class="(hit|miss)")?><td class="n">\d+</td>'
-                 r'<td class="c num">(\d*)</td><td class="c num">(?:(\d+)/(\d+))?</td>')
+ROW = re.compile(r'<tr id="L(\d+)"(?: class="(hit|miss)")?><td>\d+</td>'
+                 r'<td>(\d*)</td><td>(?:(\d+)/(\d+))?</td>')
 SECTION = re.compile(r'<div class="fn" id="(f\d+)">\n<h2>(.*?) <span class="note">line (\d+)</span>')
-PATH = re.compile(r'<li id="(f\d+)-p(\d+)" class="(\w+)" data-fn="f\d+" data-lines="([\d ]*)"')
-EDGE = re.compile(r'<path class="edge (tested|untested)"[^>]*marker-end="url\(#(f\d+)-[tu]\)"'
-                  r'[^>]*><title>B(\d+) -&gt; B(\d+) \((\w+), \w+\)')
-BLOCK = re.compile(r'<g id="(f\d+)-b(\d+)" class="block"><rect [^>]*fill="(#\w+)"')
+PATH_LIST = re.compile(r'<ul class="paths (tested|untested|field)">(.*?)</ul>', re.S)
+PATH = re.compile(r'<li id="(f\d+)-p(\d+)"(?: class="(\w+)")? data-blocks="([\d ]*)"')
+SVG = re.compile(r'<svg class="cfg".*?</svg>', re.S)
+EDGE = re.compile(r'<path class="edge (tested|untested)(?: leaves)?" d="[^"]*">'
+                  r'<title>B(\d+) -&gt; B(\d+) \((\w+), \w+\)')
+BLOCK = re.compile(r'<g id="(f\d+)-b(\d+)" class="block (end|ran|unrun)"'
+                   r'(?: data-lines="([\d ]*)")?>')
+
+
+def html_page(text):
+    """One file's page: rows {line: (class, runs or None, (tested, all) or
+    None)}, functions {(name, line): anchor}, paths [(anchor, id, kind,
+    {lines})] (a path's lines: its blocks' data-lines, as the page's script
+    highlights them), edges {(anchor, src, dst, kind): tested}, blocks
+    {(anchor, block): tested}."""
+    block_lines = {(m[0], m[1]): {int(l) for l in m[3].split()}
+                   for m in BLOCK.findall(text)}
+    edges = {}
+    for svg in SVG.findall(text):
+        anchor = re.search(r'<g id="(f\d+)-b', svg)
+        for m in EDGE.findall(svg):
+            edges[(anchor[1], int(m[1]), int(m[2]), m[3])] = m[0] == "tested"
+    return {
+        "rows": {int(m[0]): (m[1], int(m[2]) if m[2] else None,
+                             (int(m[3]), int(m[4])) if m[3] else None)
+                 for m in ROW.findall(text)},
+        "functions": {(html.unescape(m[1]), int(m[2])): m[0]
+                      for m in SECTION.findall(text)},
+        "paths": [(m[0], int(m[1]), m[2] or kind,
+                   set().union(*[block_lines.get((m[0], b), set())
+                                 for b in m[3].split()]))
+                  for kind, items in PATH_LIST.findall(text)
+                  for m in PATH.findall(items)],
+        "edges": edges,
+        "blocks": {(m[0], int(m[1])): m[2] == "ran" for m in BLOCK.findall(text)},
+    }
 
 
 def html_pages(out):
-    """{file: page} from index.html's table of files, then per file:
-    rows {line: (class, runs or None, (tested, all) or None)}, functions
-    {(name, line): anchor}, paths [(anchor, id, kind, {lines})], edges
-    {(anchor, src, dst, kind): tested}, blocks {(anchor, block): tested}."""
+    """{file: html_page} from index.html's table of files."""
     index = open(os.path.join(out, "index.html"), encoding="utf-8").read()
     files_table = index.split('<table id="files">', 1)[1].split("</table>", 1)[0]
-    pages = {}
-    for page, name in re.findall(r'<tr><td><a href="([^"]+)">([^<]*)</a>', files_table):
-        text = open(os.path.join(out, html.unescape(page)), encoding="utf-8").read()
-        pages[html.unescape(name)] = {
-            "rows": {int(m[0]): (m[1], int(m[2]) if m[2] else None,
-                                 (int(m[3]), int(m[4])) if m[3] else None)
-                     for m in ROW.findall(text)},
-            "functions": {(html.unescape(m[1]), int(m[2])): m[0]
-                          for m in SECTION.findall(text)},
-            "paths": [(m[0], int(m[1]), m[2], {int(l) for l in m[3].split()})
-                      for m in PATH.findall(text)],
-            "edges": {(m[1], int(m[2]), int(m[3]), m[4]): m[0] == "tested"
-                      for m in EDGE.findall(text)},
-            "blocks": {(m[0], int(m[1])): m[2] == "#dafbe1" for m in BLOCK.findall(text)},
-        }
-    return pages
+    return {html.unescape(name): html_page(
+                open(os.path.join(out, html.unescape(page)), encoding="utf-8").read())
+            for page, name in re.findall(r'<tr><td><a href="([^"]+)">([^<]*)</a>',
+                                         files_table)}
 
 
 def decision_edges(function, block):
