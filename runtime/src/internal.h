@@ -122,6 +122,10 @@ void pathcov_out_str(struct pathcov_out *o, const char *s);
 void pathcov_out_u64(struct pathcov_out *o, uint64_t v);
 /* A 64-bit checksum: 16 lowercase hex digits in a JSON string. */
 void pathcov_out_hex64(struct pathcov_out *o, uint64_t v);
+/* The same into memory (at most 20 bytes; 18), returning the end: for
+ * pieces put together before one pathcov_out_bytes. */
+char *pathcov_format_u64(char *to, uint64_t v);
+char *pathcov_format_hex64(char *to, uint64_t v);
 /* A JSON string (always valid UTF-8 JSON, whatever the bytes), or null for
  * NULL. */
 void pathcov_out_string(struct pathcov_out *o, const char *s);

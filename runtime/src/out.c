@@ -79,14 +79,20 @@ void pathcov_out_str(struct pathcov_out *o, const char *s) {
   pathcov_out_bytes(o, s, strlen(s));
 }
 
-void pathcov_out_u64(struct pathcov_out *o, uint64_t v) {
+char *pathcov_format_u64(char *to, uint64_t v) {
   char digits[20];
   size_t i = sizeof digits;
   do {
     digits[--i] = (char)('0' + v % 10);
     v /= 10;
   } while (v);
-  pathcov_out_bytes(o, digits + i, sizeof digits - i);
+  memcpy(to, digits + i, sizeof digits - i);
+  return to + (sizeof digits - i);
+}
+
+void pathcov_out_u64(struct pathcov_out *o, uint64_t v) {
+  char s[20];
+  pathcov_out_bytes(o, s, (size_t)(pathcov_format_u64(s, v) - s));
 }
 
 static const char hex_digits[] = "0123456789abcdef";
@@ -97,11 +103,15 @@ static void hex16(char *s, uint64_t v) {
     s[i] = hex_digits[v & 15];
 }
 
+char *pathcov_format_hex64(char *to, uint64_t v) {
+  to[0] = to[17] = '"';
+  hex16(to + 1, v);
+  return to + 18;
+}
+
 void pathcov_out_hex64(struct pathcov_out *o, uint64_t v) {
   char s[18];
-  s[0] = s[17] = '"';
-  hex16(s + 1, v);
-  pathcov_out_bytes(o, s, sizeof s);
+  pathcov_out_bytes(o, s, (size_t)(pathcov_format_hex64(s, v) - s));
 }
 
 /* The length (1-4) of the well-formed UTF-8 sequence at s, 0 if there is

@@ -17,10 +17,6 @@ static void out_u64(struct pathcov_profile *p, uint64_t v) {
   pathcov_out_u64(&p->out, v);
 }
 
-static void out_hex64(struct pathcov_profile *p, uint64_t v) {
-  pathcov_out_hex64(&p->out, v);
-}
-
 static void out_string(struct pathcov_profile *p, const char *s) {
   pathcov_out_string(&p->out, s);
 }
@@ -74,35 +70,54 @@ void pathcov_profile_header(struct pathcov_profile *p,
   out_str(p, ",\n \"functions\": [");
 }
 
+/* Literal text appended at `to`, which moves past it. */
+#define PUT(to, literal)                                                       \
+  (memcpy((to), (literal), sizeof(literal) - 1), (to) += sizeof(literal) - 1)
+
+/* A profile is mostly paths: each is put together here and written with
+ * one call, where its five pieces took five (an oniguruma test's exit,
+ * 2,205 paths of 365 functions: 1.39 M instructions). */
 void pathcov_profile_function(struct pathcov_profile *p,
                               const struct pathcov_function *fn,
                               const struct pathcov_counts *c) {
   out_str(p, p->functions++ ? ",\n  {\"identity\": " : "\n  {\"identity\": ");
   out_string(p, fn->identity);
-  out_str(p, ", \"checksum\": ");
-  out_hex64(p, fn->cfg_checksum);
-  out_str(p, ", \"num_paths\": ");
-  out_u64(p, fn->num_paths);
-  out_str(p, ", \"calls\": ");
-  out_u64(p, c->calls);
+  char head[160], *e = head;
+  PUT(e, ", \"checksum\": ");
+  e = pathcov_format_hex64(e, fn->cfg_checksum);
+  PUT(e, ", \"num_paths\": ");
+  e = pathcov_format_u64(e, fn->num_paths);
+  PUT(e, ", \"calls\": ");
+  e = pathcov_format_u64(e, c->calls);
   if (c->resumes) {
-    out_str(p, ", \"resumes\": ");
-    out_u64(p, c->resumes);
+    PUT(e, ", \"resumes\": ");
+    e = pathcov_format_u64(e, c->resumes);
   }
-  out_str(p, ",\n   \"paths\": [");
+  PUT(e, ",\n   \"paths\": [");
+  pathcov_out_bytes(&p->out, head, (size_t)(e - head));
   for (size_t i = 0; i < c->len; ++i) {
-    out_str(p, i ? ", [" : "[");
-    out_u64(p, c->paths[i].id);
-    out_str(p, ", ");
-    out_u64(p, c->paths[i].count);
-    out_str(p, "]");
+    char path[48];
+    e = path;
+    if (i)
+      PUT(e, ", ");
+    PUT(e, "[");
+    e = pathcov_format_u64(e, c->paths[i].id);
+    PUT(e, ", ");
+    e = pathcov_format_u64(e, c->paths[i].count);
+    PUT(e, "]");
+    pathcov_out_bytes(&p->out, path, (size_t)(e - path));
   }
-  out_str(p, "], \"invalid_ids\": ");
-  out_u64(p, c->invalid_ids);
-  out_str(p, ", \"dropped\": ");
-  out_u64(p, c->dropped);
-  out_str(p, "}");
+  char tail[80];
+  e = tail;
+  PUT(e, "], \"invalid_ids\": ");
+  e = pathcov_format_u64(e, c->invalid_ids);
+  PUT(e, ", \"dropped\": ");
+  e = pathcov_format_u64(e, c->dropped);
+  PUT(e, "}");
+  pathcov_out_bytes(&p->out, tail, (size_t)(e - tail));
 }
+
+#undef PUT
 
 int pathcov_profile_close(struct pathcov_profile *p) {
   int write_error = 0;
