@@ -227,7 +227,7 @@ void forEachInputFile(
     std::error_code error;
     if (!std::filesystem::is_directory(input, error)) {
       // A name without an extension: a directory, most likely.
-      if (error == std::errc::no_such_file_or_directory &&
+      if (input != "-" && error == std::errc::no_such_file_or_directory &&
           std::filesystem::path(input).extension().empty())
         throw InputError(input + ": cannot open: " + error.message() +
                          " (the runtime makes its report or profile directory "
