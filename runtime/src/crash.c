@@ -9,9 +9,11 @@
  * its own copy of the runtime), each chaining to the action it replaced.
  * PATHCOV_SIGNALS adds signals whose default action ends the process
  * (TERM, INT, HUP, PIPE, ...), each where the program has not changed its
- * action by then: only on request, since a program may look at an action
- * to decide on its own (Python installs its SIGINT handler only over
- * SIG_DFL), and a handler would change what it sees.
+ * action by then. Without it, a test build adds SIGTERM, which test
+ * harnesses end their helper processes with (a new user's libuv lost
+ * every helper's profile); a release, none: a program may look at an
+ * action to decide on its own (Python installs its SIGINT handler only
+ * over SIG_DFL), and a handler would change what it sees.
  * Everything a writer does there is async-signal-safe: raw system calls,
  * no allocation, no stdio, the directories as the environment named them
  * at start-up (the test name of a profile or a report is read as getenv
@@ -49,6 +51,7 @@ static const struct {
 
 static struct {
   int handlers; /* installed */
+  const char *ending_by_default; /* PATHCOV_SIGNALS when it is not set */
   int handled[MAX_HANDLED]; /* the signals handled, crash signals first */
   unsigned num_handled;
   struct sigaction previous[MAX_HANDLED];
@@ -69,11 +72,14 @@ static int crash_index(int sig) {
 }
 
 /* The signals PATHCOV_SIGNALS names, in any case ("TERM,INT", "sigterm", "all" for
- * every one of ending_signals) whose action is still SIG_DFL; warns of
- * each name it does not know. */
+ * every one of ending_signals; when it is not set, the module's default)
+ * whose action is still SIG_DFL; warns of each name it does not know.
+ * None in a secure-execution program. */
 static uint64_t requested_signals(void) {
   uint64_t signals = 0;
   const char *list = secure_getenv("PATHCOV_SIGNALS");
+  if (!list && !pathcov_secure_execution())
+    list = crash.ending_by_default;
   while (list && *list) {
     size_t length = strcspn(list, ", ");
     const char *name = list;
@@ -192,9 +198,12 @@ static void install_handlers(void) {
 
 /* Writers register from the module's constructors, before any thread of
  * the program could crash in its code. */
-void pathcov_crash_writer_add(void (*write)(int signal)) {
+void pathcov_crash_writer_add(void (*write)(int signal),
+                              const char *ending_by_default) {
   if (crash.num_writers == MAX_WRITERS)
     return;
+  if (!crash.handlers)
+    crash.ending_by_default = ending_by_default;
   crash.writers[crash.num_writers++] = write;
   if (!crash.handlers)
     install_handlers();

@@ -251,8 +251,12 @@ void pathcov_warn_in_signal(const char *what, const struct pathcov_file *f);
 
 /* crash.c: `write` runs when the process dies of a crash signal, in the
  * handler (async-signal-safe), with the signal; the first writer installs
- * the handlers. At most two (residual.c's report, record.c's profile). */
-void pathcov_crash_writer_add(void (*write)(int signal));
+ * the handlers, with the ending signals PATHCOV_SIGNALS lists or, when it
+ * is not set, `ending_by_default` (its syntax; "": none), unless another
+ * module of the process decided first (exec.c, pathcov_ending_signals).
+ * At most two (residual.c's report, record.c's profile). */
+void pathcov_crash_writer_add(void (*write)(int signal),
+                              const char *ending_by_default);
 /* At exit or dlclose: the actions the handlers replaced come back. */
 void pathcov_crash_handlers_remove(void);
 

@@ -531,9 +531,10 @@ static void init_module(void) {
     module.scratch = scratch == MAP_FAILED ? NULL : scratch;
     pathcov_exec_hook_add(&exec_hook);
     pathcov_env_dir_read(&module.handler_dir, "PATHCOV_PROFILE_DIR");
-    /* A test that dies of a signal ran its paths too (crash.c). */
+    /* A test that dies of a signal ran its paths too (crash.c), and a
+     * helper process its harness ends with SIGTERM. */
     if (!pathcov_secure_execution())
-      pathcov_crash_writer_add(write_crash_profile);
+      pathcov_crash_writer_add(write_crash_profile, "TERM");
   }
 }
 

@@ -509,7 +509,7 @@ static void init_reports(void) {
     pathcov_warn("%s: pthread_atfork failed: children will also report the "
                  "residual paths of their parent", rep.module->path);
   if (rep.enabled) {
-    pathcov_crash_writer_add(write_crash_report);
+    pathcov_crash_writer_add(write_crash_report, "");
     pathcov_exec_hook_add(&exec_hook);
   }
 }

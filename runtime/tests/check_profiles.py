@@ -118,10 +118,13 @@ def build_id(path):
     return ours
 
 
-def start(cmd, profile_dir, cwd=None, test=None, env_dir=True):
+def start(cmd, profile_dir, cwd=None, test=None, env_dir=True, signals=None):
     env = dict(os.environ)
     env.pop("PATHCOV_TEST", None)
     env.pop("PATHCOV_PROFILE_DIR", None)
+    env.pop("PATHCOV_SIGNALS", None)
+    if signals is not None:
+        env["PATHCOV_SIGNALS"] = signals
     if env_dir:
         env["PATHCOV_PROFILE_DIR"] = profile_dir
     if test is not None:
@@ -228,6 +231,33 @@ def scenario_crash(a, tmp):
     expect(err, "pathcov: cannot write profile $PATHCOV_PROFILE_DIR "
            "(errno 36)\n", "a directory too long: stderr")
     expect(files(tmp), sorted([name, "file"]), "nothing else written")
+
+
+def scenario_terminated(a, tmp):
+    # A helper process its harness ends with SIGTERM writes its profile
+    # (reason signal, signal 15) and dies of SIGTERM, with no
+    # PATHCOV_SIGNALS; PATHCOV_SIGNALS set to others (or to nothing)
+    # replaces that default: no profile then.
+    def terminate(directory, signals=None):
+        os.mkdir(directory)
+        proc = start([a.prog, "terminated"], directory, test="helper",
+                     signals=signals)
+        expect(proc.stdout.readline(), b"ready\n", f"{directory}: ready")
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate()
+        expect((proc.returncode, out, err), (-signal.SIGTERM, b"", b""),
+               f"{directory}: dies of SIGTERM, silently")
+        return proc.pid
+    by_default = os.path.join(tmp, "default")
+    pid = terminate(by_default)
+    name = profile_name(a.prog, pid, 0)
+    expect(files(by_default), [name], "files written on SIGTERM")
+    check_profile(load(by_default, name), a.prog, pid, "signal", COUNTS,
+                  test="helper", extra={"signal": signal.SIGTERM})
+    for signals in ("", "INT"):
+        directory = os.path.join(tmp, f"signals-{signals or 'empty'}")
+        terminate(directory, signals)
+        expect(files(directory), [], f"PATHCOV_SIGNALS={signals!r}: no profile")
 
 
 SIMPLE = [function("_Z1ai", 8, 1, [(1, 3)]),

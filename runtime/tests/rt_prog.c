@@ -238,6 +238,17 @@ static int crash(void) {
   abort();
 }
 
+/* A helper its harness ends: counts, says so, then waits for SIGTERM
+ * (a test build writes its profile on it by default). */
+static int terminated(void) {
+  counts();
+  printf("ready\n");
+  fflush(stdout);
+  for (;;)
+    pause(); /* until a signal ends the process */
+  return 0;
+}
+
 /* The profile exceeds the file size limit: write(2) fails with EFBIG. */
 /* The pages of [p, p + bytes) in memory. */
 static size_t resident_pages(const void *p, size_t bytes) {
@@ -303,6 +314,8 @@ int main(int argc, char **argv) {
     return large_array();
   else if (strcmp(scenario, "crash") == 0)
     return crash();
+  else if (strcmp(scenario, "terminated") == 0)
+    return terminated();
   else {
     fprintf(stderr, "usage: rt_prog SCENARIO\n");
     return 2;
