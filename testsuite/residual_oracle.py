@@ -15,7 +15,7 @@ and bench/run_bench.py (`make bench`). Import it after
 `sys.path.insert(0, <testsuite directory>)`, or run it on your own
 program's files (docs/residual-mode.md, "Checking it yourself"):
 
-  python3 residual_oracle.py EXECUTED_CORPUS TESTED_CORPUS REPORT_DIR...
+  python3 residual_oracle.py [--paths-only] EXECUTED_CORPUS TESTED_CORPUS REPORT_DIR...
 
 which prints both sets' sizes and each function whose residual paths
 differ, then EXACT (exit 0) or MISMATCH (exit 1).
@@ -24,6 +24,7 @@ import argparse
 import glob
 import json
 import os
+import signal
 import sys
 
 
@@ -141,6 +142,9 @@ def main(argv):
         "build's profiles of the same runs, collected) that TESTED_CORPUS "
         "(the corpus the release was built against) did not, with their "
         "counts. Exit 0: EXACT; 1: MISMATCH.")
+    ap.add_argument("--paths-only", action="store_true",
+                    help="compare the sets of paths, not their counts (a "
+                    "program whose loops spin a varying number of times)")
     ap.add_argument("executed_corpus")
     ap.add_argument("tested_corpus")
     ap.add_argument("report_dir", nargs="+")
@@ -149,6 +153,10 @@ def main(argv):
                                  tested_paths(args.tested_corpus))
     reported = report_paths(
         r for directory in args.report_dir for r in reports_in(directory))
+    if args.paths_only:
+        expected, reported = ({key: dict.fromkeys(counts, 1)
+                               for key, counts in paths.items()}
+                              for paths in (expected, reported))
     for name, paths in (("expected (executed - tested)", expected),
                         ("reported", reported)):
         print(f"{name}: {summary(paths)}")
@@ -163,4 +171,5 @@ def main(argv):
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `| head` ends it quietly
     sys.exit(main(sys.argv[1:]))

@@ -711,12 +711,14 @@ class Oracle:
             os.path.abspath(__file__))), "residual_oracle.py")
         directories = sorted({os.path.dirname(name) for name, _ in found}) or [
             os.path.join(self.work, "no-reports")]
-        for tested, verdict in ((test_corpus, "EXACT"),
-                                (field_corpus, "MISMATCH" if any(
-                                    r["residual_paths"] for _, r in found)
-                                 else "EXACT")):
-            run = subprocess.run([sys.executable, oracle, field_corpus, tested,
-                                  *directories], capture_output=True, text=True)
+        mismatch = "MISMATCH" if any(r["residual_paths"] for _, r in found) \
+            else "EXACT"
+        for options, tested, verdict in (([], test_corpus, "EXACT"),
+                                         (["--paths-only"], test_corpus, "EXACT"),
+                                         ([], field_corpus, mismatch)):
+            run = subprocess.run([sys.executable, oracle, *options, field_corpus,
+                                  tested, *directories],
+                                 capture_output=True, text=True)
             if (run.returncode, run.stdout.splitlines()[-1:]) != (
                     int(verdict == "MISMATCH"), [verdict]):
                 self.fail(f"residual_oracle.py against {tested}: exit "
