@@ -315,10 +315,9 @@ void FieldStore::forEachSighting(
   if (only)
     q.text(2, only->first).text(3, only->second);
   while (q.step() == SQLITE_ROW) {
-    FieldSighting s{q.numberAt(4), q.numberAt(5), contextsOf(q.textAt(7))};
-    if (!q.countAt(8))
-      s.contexts = {};
-    visit({q.textAt(0), q.textAt(1), q.numberAt(2)}, q.textAt(3), q.textAt(6), s);
+    visit({q.textAt(0), q.textAt(1), q.numberAt(2)}, q.textAt(3), q.textAt(6),
+          {q.numberAt(4), q.numberAt(5),
+           q.countAt(8) ? contextsOf(q.textAt(7)) : CallingContexts{}});
   }
 }
 
