@@ -64,8 +64,36 @@ AbnormalRole abnormalRoleOf(basic_block bb) {
   return AbnormalRole::NoNormalSuccessor;
 }
 
+// The macro expansion `loc` is a token of (the innermost), or null.
+const line_map *expansionOf(location_t loc) {
+  const line_map *map = linemap_lookup(line_table, LOCATION_LOCUS(loc));
+  return linemap_macro_expansion_map_p(map) ? map : nullptr;
+}
+
+// `loc` as a token of the expansion `defining`, if it comes from that one
+// (itself or through the macros it uses: a use of one stands where it is
+// written), else UNKNOWN_LOCATION.
+location_t inExpansion(location_t loc, const line_map *defining) {
+  loc = LOCATION_LOCUS(loc);
+  const line_map *map = linemap_lookup(line_table, loc);
+  while (linemap_macro_expansion_map_p(map)) {
+    if (map == defining)
+      return loc;
+    // In: the map of the location it unwinds; out: that of its result.
+    loc = linemap_unwind_toward_expansion(line_table, loc, &map);
+  }
+  return UNKNOWN_LOCATION;
+}
+
+// A statement of the macro expansion that spells its function's name
+// (`defining`: BSD's tree.h, whose RB_GENERATE_INTERNAL defines functions,
+// where every statement was at the line that expands RB_GENERATE_STATIC,
+// and a new user's libuv's paths read `59(true) 59(true) 59(false)`) is
+// placed in that macro's definition. Others are placed where they are
+// expanded, as gcov does: in a function a macro only names (GoogleTest's
+// TEST), its statements and the macros they use are the test's own lines.
 SourceBlock sourceOf(basic_block bb, const char *functionFile,
-                     const ProjectPaths &paths) {
+                     const line_map *defining, const ProjectPaths &paths) {
   SourceBlock source;
   // A local's end of life (a clobber) where routes join has the location
   // of one route's exit from its scope: in a return block, that of the
@@ -80,7 +108,11 @@ SourceBlock sourceOf(basic_block bb, const char *functionFile,
     if (loc == UNKNOWN_LOCATION || is_gimple_debug(stmt) ||
         (joins && gimple_clobber_p(stmt)))
       continue;
-    const expanded_location where = expand_location(loc);
+    const location_t defined = defining ? inExpansion(loc, defining)
+                                        : UNKNOWN_LOCATION;
+    const expanded_location where = defined != UNKNOWN_LOCATION
+                                        ? expand_location_to_spelling_point(defined)
+                                        : expand_location(loc);
     if (!where.file || where.line <= 0)
       continue;
     if (source.lines.empty() && strcmp(where.file, functionFile) != 0)
@@ -115,9 +147,10 @@ GimpleCfg translateCfg(function *fun, const ProjectPaths &paths) {
     g.blockIndex[blocks[id]->index] = id;
 
   const char *functionFile = DECL_SOURCE_FILE(fun->decl);
+  const line_map *defining = expansionOf(DECL_SOURCE_LOCATION(fun->decl));
   for (BlockId id = 0; id < blocks.size(); ++id) {
     g.abnormalRole.push_back(abnormalRoleOf(blocks[id]));
-    g.sources.push_back(sourceOf(blocks[id], functionFile, paths));
+    g.sources.push_back(sourceOf(blocks[id], functionFile, defining, paths));
     if (g.abnormalRole.back() == AbnormalRole::SetjmpReceiver)
       g.setjmpBlocks.push_back(id);
     edge e;
