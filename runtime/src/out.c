@@ -79,20 +79,27 @@ void pathcov_out_str(struct pathcov_out *o, const char *s) {
   pathcov_out_bytes(o, s, strlen(s));
 }
 
-char *pathcov_format_u64(char *to, uint64_t v) {
-  char digits[20];
-  size_t i = sizeof digits;
+/* The decimal digits of v, written backwards from `end`: their start. */
+static char *digits_before(char *end, uint64_t v) {
   do {
-    digits[--i] = (char)('0' + v % 10);
+    *--end = (char)('0' + v % 10);
     v /= 10;
   } while (v);
-  memcpy(to, digits + i, sizeof digits - i);
-  return to + (sizeof digits - i);
+  return end;
+}
+
+char *pathcov_format_u64(char *to, uint64_t v) {
+  char digits[20];
+  const char *start = digits_before(digits + sizeof digits, v);
+  const size_t n = (size_t)(digits + sizeof digits - start);
+  memcpy(to, start, n);
+  return to + n;
 }
 
 void pathcov_out_u64(struct pathcov_out *o, uint64_t v) {
-  char s[20];
-  pathcov_out_bytes(o, s, (size_t)(pathcov_format_u64(s, v) - s));
+  char digits[20];
+  const char *start = digits_before(digits + sizeof digits, v);
+  pathcov_out_bytes(o, start, (size_t)(digits + sizeof digits - start));
 }
 
 static const char hex_digits[] = "0123456789abcdef";
