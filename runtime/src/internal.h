@@ -126,6 +126,12 @@ void pathcov_out_hex64(struct pathcov_out *o, uint64_t v);
  * pieces put together before one pathcov_out_bytes. */
 char *pathcov_format_u64(char *to, uint64_t v);
 char *pathcov_format_hex64(char *to, uint64_t v);
+/* Literal text appended at `to`, which moves past it. A profile or a
+ * report is mostly small pieces: put together in memory, each path's is
+ * written with one pathcov_out_bytes (an oniguruma test's exit, 2,205
+ * paths: 1.39 M instructions with a call per piece, 0.76 M so). */
+#define PATHCOV_PUT(to, literal)                                               \
+  (memcpy((to), (literal), sizeof(literal) - 1), (to) += sizeof(literal) - 1)
 /* A JSON string (always valid UTF-8 JSON, whatever the bytes), or null for
  * NULL. */
 void pathcov_out_string(struct pathcov_out *o, const char *s);

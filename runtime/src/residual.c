@@ -205,10 +205,10 @@ static int copy_context(uint32_t r, struct context *copy) {
  * in that object's file}; a module past the list's capacity, or an
  * address no loaded object holds (its library closed since), has module
  * null and the address as the process saw it. */
-static void format_frame(struct pathcov_out *o, uintptr_t pc,
-                         struct context_objects *objects) {
+static void format_frame(struct pathcov_out *o, const char *opening,
+                         uintptr_t pc, struct context_objects *objects) {
   struct pathcov_located at;
-  pathcov_out_str(o, "{\"module\": ");
+  pathcov_out_str(o, opening);
   if (pathcov_locate_address(pc, 0, &at) != 0) {
     pathcov_out_str(o, "null, \"address\": ");
     pathcov_out_u64(o, pc);
@@ -223,13 +223,15 @@ static void format_frame(struct pathcov_out *o, uintptr_t pc,
     objects->pc[m] = pc;
     ++objects->used;
   }
+  char frame[64], *f = frame;
   if (m < objects->used)
-    pathcov_out_u64(o, m);
+    f = pathcov_format_u64(f, m);
   else
-    pathcov_out_str(o, "null");
-  pathcov_out_str(o, ", \"address\": ");
-  pathcov_out_u64(o, m < objects->used ? at.address : pc);
-  pathcov_out_str(o, "}");
+    PATHCOV_PUT(f, "null");
+  PATHCOV_PUT(f, ", \"address\": ");
+  f = pathcov_format_u64(f, m < objects->used ? at.address : pc);
+  PATHCOV_PUT(f, "}");
+  pathcov_out_bytes(o, frame, (size_t)(f - frame));
 }
 
 /* e's calling contexts, if any was sampled: how many, and the ones Space
@@ -252,20 +254,24 @@ static void format_contexts(struct pathcov_out *o, const struct entry *e,
       kept[j] = kept[j - 1];
       kept[j - 1] = t;
     }
-  pathcov_out_str(o, ",\n   \"contexts\": {\"samples\": ");
-  pathcov_out_u64(o, samples);
-  pathcov_out_str(o, ", \"kept\": [");
+  char head[96], *h = head;
+  PATHCOV_PUT(h, ",\n   \"contexts\": {\"samples\": ");
+  h = pathcov_format_u64(h, samples);
+  PATHCOV_PUT(h, ", \"kept\": [");
+  pathcov_out_bytes(o, head, (size_t)(h - head));
   for (unsigned i = 0; i < n; ++i) {
-    pathcov_out_str(o, i ? ",\n    {\"count\": " : "\n    {\"count\": ");
-    pathcov_out_u64(o, kept[i].count);
-    pathcov_out_str(o, ", \"error\": ");
-    pathcov_out_u64(o, kept[i].error);
-    pathcov_out_str(o, ", \"frames\": [");
-    for (uint32_t k = 0; k < kept[i].depth; ++k) {
-      if (k)
-        pathcov_out_str(o, ", ");
-      format_frame(o, kept[i].pc[k], objects);
-    }
+    h = head;
+    if (i)
+      PATHCOV_PUT(h, ",");
+    PATHCOV_PUT(h, "\n    {\"count\": ");
+    h = pathcov_format_u64(h, kept[i].count);
+    PATHCOV_PUT(h, ", \"error\": ");
+    h = pathcov_format_u64(h, kept[i].error);
+    PATHCOV_PUT(h, ", \"frames\": [");
+    pathcov_out_bytes(o, head, (size_t)(h - head));
+    for (uint32_t k = 0; k < kept[i].depth; ++k)
+      format_frame(o, k ? ", {\"module\": " : "{\"module\": ", kept[i].pc[k],
+                   objects);
     pathcov_out_str(o, "]}");
   }
   pathcov_out_str(o, "]}");
@@ -296,10 +302,12 @@ void pathcov_out_path(struct pathcov_out *o, const struct pathcov_function *fn,
                       uint64_t id) {
   pathcov_out_str(o, "{\"identity\": ");
   pathcov_out_string(o, fn->identity);
-  pathcov_out_str(o, ", \"checksum\": ");
-  pathcov_out_hex64(o, fn->cfg_checksum);
-  pathcov_out_str(o, ", \"id\": ");
-  pathcov_out_u64(o, id);
+  char rest[64], *e = rest;
+  PATHCOV_PUT(e, ", \"checksum\": ");
+  e = pathcov_format_hex64(e, fn->cfg_checksum);
+  PATHCOV_PUT(e, ", \"id\": ");
+  e = pathcov_format_u64(e, id);
+  pathcov_out_bytes(o, rest, (size_t)(e - rest));
 }
 
 /* The report (docs/residual-mode.md, "Reports"), for every destination.
@@ -347,12 +355,14 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_str(o, separator);
     separator = ",\n  ";
     pathcov_out_path(o, e->fn, e->id);
-    pathcov_out_str(o, ",\n   \"count\": ");
-    pathcov_out_u64(o, count);
-    pathcov_out_str(o, ", \"first_seen_ns\": ");
-    pathcov_out_u64(o, e->first_seen_ns);
-    pathcov_out_str(o, ", \"thread\": ");
-    pathcov_out_u64(o, e->thread);
+    char counts[128], *c = counts;
+    PATHCOV_PUT(c, ",\n   \"count\": ");
+    c = pathcov_format_u64(c, count);
+    PATHCOV_PUT(c, ", \"first_seen_ns\": ");
+    c = pathcov_format_u64(c, e->first_seen_ns);
+    PATHCOV_PUT(c, ", \"thread\": ");
+    c = pathcov_format_u64(c, e->thread);
+    pathcov_out_bytes(o, counts, (size_t)(c - counts));
     if (contexts_on)
       format_contexts(o, e, &objects);
     pathcov_out_str(o, "}");
