@@ -205,31 +205,31 @@ static int copy_context(uint32_t r, struct context *copy) {
  * in that object's file}; a module past the list's capacity, or an
  * address no loaded object holds (its library closed since), has module
  * null and the address as the process saw it. */
-static void format_frame(struct pathcov_out *o, const char *opening,
-                         uintptr_t pc, struct context_objects *objects) {
+static void format_frame(struct pathcov_out *o, int first, uintptr_t pc,
+                         struct context_objects *objects) {
   struct pathcov_located at;
-  pathcov_out_str(o, opening);
-  if (pathcov_locate_address(pc, 0, &at) != 0) {
-    pathcov_out_str(o, "null, \"address\": ");
-    pathcov_out_u64(o, pc);
-    pathcov_out_str(o, "}");
-    return;
+  unsigned m = CONTEXT_OBJECTS_MAX; /* none */
+  if (pathcov_locate_address(pc, 0, &at) == 0) {
+    m = 0;
+    while (m < objects->used && objects->object[m] != at.object)
+      ++m;
+    if (m == objects->used && m < CONTEXT_OBJECTS_MAX) {
+      objects->object[m] = at.object;
+      objects->pc[m] = pc;
+      ++objects->used;
+    }
   }
-  unsigned m = 0;
-  while (m < objects->used && objects->object[m] != at.object)
-    ++m;
-  if (m == objects->used && m < CONTEXT_OBJECTS_MAX) {
-    objects->object[m] = at.object;
-    objects->pc[m] = pc;
-    ++objects->used;
-  }
-  char frame[64], *f = frame;
-  if (m < objects->used)
+  const int named = m < objects->used;
+  char frame[80], *f = frame;
+  if (!first)
+    PATHCOV_PUT(f, ", ");
+  PATHCOV_PUT(f, "{\"module\": ");
+  if (named)
     f = pathcov_format_u64(f, m);
   else
     PATHCOV_PUT(f, "null");
   PATHCOV_PUT(f, ", \"address\": ");
-  f = pathcov_format_u64(f, m < objects->used ? at.address : pc);
+  f = pathcov_format_u64(f, named ? at.address : pc);
   PATHCOV_PUT(f, "}");
   pathcov_out_bytes(o, frame, (size_t)(f - frame));
 }
@@ -270,8 +270,7 @@ static void format_contexts(struct pathcov_out *o, const struct entry *e,
     PATHCOV_PUT(h, ", \"frames\": [");
     pathcov_out_bytes(o, head, (size_t)(h - head));
     for (uint32_t k = 0; k < kept[i].depth; ++k)
-      format_frame(o, k ? ", {\"module\": " : "{\"module\": ", kept[i].pc[k],
-                   objects);
+      format_frame(o, k == 0, kept[i].pc[k], objects);
     pathcov_out_str(o, "]}");
   }
   pathcov_out_str(o, "]}");
