@@ -41,6 +41,16 @@ constexpr uint64_t kPathsAreCallsLimit = 256;
 std::optional<ProjectPaths> gPaths;
 CorpusLookup gCorpus; // residual mode
 
+// Whether this unit is a build system's probe (isBuildProbe): the plugin
+// says nothing there, since some configure scripts take any compiler
+// output as the probe's failure and silently build something else
+// (libxml2's lost its destructor attribute and socklen_t).
+bool compilingBuildProbe() {
+  static const bool probe =
+      isBuildProbe(absoluteNormal(main_input_filename, get_src_pwd()));
+  return probe;
+}
+
 // Residual mode's -fplugin-arg-pathcov-stats: functions per table policy,
 // how compact PPP made the tables, how many path ends need a check, and
 // the seen slots (first sighting only).
@@ -155,7 +165,8 @@ ResidualStats gStats;
 // corpus then has none of the unit's functions, and every path would be
 // reported residual without a word at compile time.
 void noteIfNamedElsewhere() {
-  if (!gPaths || !gPaths->root().empty() || !gStats.noneFound())
+  if (!gPaths || !gPaths->root().empty() || !gStats.noneFound() ||
+      compilingBuildProbe())
     return;
   const std::string unit = (*gPaths)(absoluteNormal(main_input_filename, get_src_pwd()));
   if (unit.empty() || unit[0] != '/')
@@ -169,11 +180,8 @@ void noteIfNamedElsewhere() {
       "directory: then put a .pathcov-root file at the project's root or map "
       "the path with -ffile-prefix-map, in both builds (docs/record-mode.md, "
       "\"Source paths and identities\")";
-  // A note, not a warning: configure scripts compile their probes
-  // (conftest.c, outside any checkout) with -Werror, which would make a
-  // warning fail every probe and silently drop the flags they test
-  // (expat's -fexceptions and -fvisibility=hidden: 37 stale functions).
-  // A unit the tests never ran gives the same message, so it is advice.
+  // A note, not a warning: a build with -Werror must not fail for it. A
+  // unit the tests never ran gives the same message, so it is advice.
   inform(UNKNOWN_LOCATION, "pathcov: %s", why.c_str());
 }
 
@@ -417,7 +425,8 @@ private:
       for (const TestedPaths &entry : versions)
         if (entry.checksum != f.checksum && !entry.ids.empty())
           plan.testedVersions.push_back({entry.checksum, entry.ids.size()});
-    if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale)
+    if (plan.policy == ResidualPolicy::Stale && gOptions.warnStale &&
+        !compilingBuildProbe())
       warnStale(fun, f, *tested, plan);
     // What decode says of a stale function: why, where it is known.
     if (plan.policy == ResidualPolicy::Stale &&

@@ -109,6 +109,20 @@ std::string ProjectPaths::operator()(const std::string &path) const {
   return absolute;
 }
 
+bool isBuildProbe(const std::string &path) {
+  const fs::path file(path);
+  if (file.stem() == "conftest")
+    return true;
+  fs::path above;
+  for (const fs::path &dir : file.parent_path()) {
+    if (dir == "meson-private" ||
+        (above == "CMakeFiles" && (dir == "CMakeScratch" || dir == "CMakeTmp")))
+      return true;
+    above = dir;
+  }
+  return false;
+}
+
 bool ProjectPaths::holdsBuild(const std::string &dir) const {
   const auto known = holdsBuild_.find(dir);
   if (known != holdsBuild_.end())

@@ -26,6 +26,19 @@ TEST(RelativeUnder, OnlyBelowTheRootAndOnWholeNames) {
   EXPECT_EQ(relativeUnder("/w/p/a.c", ""), std::nullopt);
 }
 
+TEST(IsBuildProbe, ConfigureCMakeAndMesonProbesOnly) {
+  EXPECT_TRUE(isBuildProbe("/b/conftest.c"));
+  EXPECT_TRUE(isBuildProbe("/b/sub/conftest.cpp"));
+  EXPECT_TRUE(
+      isBuildProbe("/b/CMakeFiles/CMakeScratch/TryCompile-x1y2/src.c"));
+  EXPECT_TRUE(isBuildProbe("/b/CMakeFiles/CMakeTmp/testCCompiler.c"));
+  EXPECT_TRUE(isBuildProbe("/b/meson-private/tmpab12/testfile.c"));
+  EXPECT_FALSE(isBuildProbe("/b/src/conftest_helper.c"));
+  EXPECT_FALSE(isBuildProbe("/b/CMakeTmp/a.c"));
+  EXPECT_FALSE(isBuildProbe("/b/CMakeFiles/app.dir/a.c"));
+  EXPECT_FALSE(isBuildProbe("/w/p/src/a.c"));
+}
+
 namespace {
 // A scratch directory tree, removed afterwards.
 struct Tree {

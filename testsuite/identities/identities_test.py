@@ -263,6 +263,33 @@ def named_elsewhere(args, scratch, c, d, source):
                              "collect with --binary PROGRAM" not in r.stderr)):
             fail(f"residual build in {copy} against {c}'s corpus: "
                  f"{'no ' if wanted else ''}warning: {r.stderr}")
+    # A configure probe of D's gets neither the note nor, under -Werror, a
+    # stale function's warning (another probe of the same name, recorded):
+    # libxml2's configure takes any compiler output as a failed probe.
+    probe = os.path.join(d, "conftest.c")
+    shutil.copyfile(os.path.join(d, source), probe)
+    must([args.cc, "-O2", "-c", f"-fplugin={args.plugin}", "-Isrc", probe,
+          "-o", os.path.join(d, "conftest.o")], f"compile {probe}", cwd=d)
+    stale = [dict(record, checksum="0" * 16, calls=1, interrupted=0,
+                  invalid_ids=0, dropped=0,
+                  paths=[{"id": 0, "count": 1, "tests": ["t"]}])
+             for record in metadata_records(os.path.join(d, "conftest.o"),
+                                            os.path.join(d, "probe-records"))]
+    with open(corpus) as f:
+        probe_corpus = json.load(f)
+    probe_corpus["functions"] += stale
+    with open(os.path.join(scratch, "probe-corpus.json"), "w") as f:
+        json.dump(probe_corpus, f)
+    for probe_corpus_file in (corpus, os.path.join(scratch, "probe-corpus.json")):
+        r = subprocess.run([args.cc, "-O2", "-c", f"-fplugin={args.plugin}",
+                            "-fplugin-arg-pathcov-mode=residual",
+                            f"-fplugin-arg-pathcov-corpus={probe_corpus_file}",
+                            "-Werror", "-Isrc", probe,
+                            "-o", os.path.join(d, "conftest.o")],
+                           cwd=d, capture_output=True, text=True)
+        if r.returncode != 0 or r.stderr:
+            fail(f"configure probe {probe} against {probe_corpus_file}: "
+                 f"exit {r.returncode}, output {r.stderr!r}")
 
 
 def old_format(args):

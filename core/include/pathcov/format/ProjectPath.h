@@ -40,6 +40,13 @@ std::string projectSpelling(const std::string &file,
 // .svn or .pathcov-root; "" if none.
 std::string findProjectRoot(const std::string &file);
 
+// Whether absolute normal `path` is a file a build system compiles to probe
+// the compiler: configure's conftest.c (conftest.cpp, ...), a CMake
+// try_compile's (in CMakeFiles/CMakeScratch or, before CMake 3.25,
+// CMakeFiles/CMakeTmp), a Meson check's (in meson-private). Some of them
+// take any compiler output as the probe's failure.
+bool isBuildProbe(const std::string &path);
+
 // Computes the project path of every file name recorded for one unit.
 class ProjectPaths {
 public:
