@@ -54,6 +54,13 @@ std::string bar(uint64_t part, uint64_t whole) {
          "\"></span></span> " + percentText(part, whole);
 }
 
+// A file that defines no function but has lines on paths (a file included
+// into a function's body, a macro's header, a static initializer's line in
+// <iostream>) has no paths of its own to count.
+constexpr const char *kLinesOnly =
+    "no function defined here: its lines are on paths of functions of other "
+    "files";
+
 std::string fraction(uint64_t part, uint64_t whole) {
   return std::to_string(part) + "/" + std::to_string(whole);
 }
@@ -411,9 +418,12 @@ std::string indexPage(const Corpus &corpus, const CorpusProjection &p,
     const auto [hit, count] = lineCounts(file.lines);
     out << "<tr><td><a href=\"" << escapeMarkup(pages.at(name)) << "\">" << escapeMarkup(name)
         << "</a></td><td class=\"num\">" << file.functions.size()
-        << "</td><td class=\"num\">" << fraction(c.tested, c.total)
-        << "</td><td>" << bar(c.tested, c.total) << "</td><td class=\"num\">"
-        << fraction(hit, count) << "</td></tr>\n";
+        << "</td><td class=\"num\">";
+    if (file.functions.empty())
+      out << "</td><td class=\"note\">" << kLinesOnly;
+    else
+      out << fraction(c.tested, c.total) << "</td><td>" << bar(c.tested, c.total);
+    out << "</td><td class=\"num\">" << fraction(hit, count) << "</td></tr>\n";
   }
   out << "</table>\n";
 
@@ -656,11 +666,14 @@ std::string filePage(const std::string &name,
   std::ostringstream out;
   out << pageStart(name + " - " + options.title) << "<p><a href=\"index.html\">"
       << "&larr; " << escapeMarkup(options.title) << ": all files</a> <span "
-      << "class=\"note\">" << escapeMarkup(options.date) << "</span></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>"
-      << fraction(c.tested, c.total) << " paths tested "
-      << bar(c.tested, c.total) << " in " << file.functions.size()
-      << " functions. Select a path to highlight its lines and blocks.</p>\n"
-      << kCfgMarkers;
+      << "class=\"note\">" << escapeMarkup(options.date) << "</span></p>\n<h1>" << escapeMarkup(name) << "</h1>\n<p>";
+  if (file.functions.empty())
+    out << kLinesOnly << ".</p>\n";
+  else
+    out << fraction(c.tested, c.total) << " paths tested "
+        << bar(c.tested, c.total) << " in " << file.functions.size()
+        << " functions. Select a path to highlight its lines and blocks.</p>\n";
+  out << kCfgMarkers;
   if (!file.functions.empty()) {
     out << "<ul>\n";
     for (const FunctionProjection *f : file.functions)

@@ -100,6 +100,7 @@ def main():
                  "chromium (scripts/install-deps.sh installs it)")
     work = os.path.abspath(args.workdir)
     source, corpus, _ = record_classify(args, work)
+    check_lines_only_file(args, work)
     # Field paths: classify's paths 0 and 1 seen in the field.
     field_corpus = with_field_paths(corpus, {0: 7, 1: 2},
                                     os.path.join(work, "field-corpus.json"))
@@ -230,6 +231,40 @@ def main():
     check(os.path.getsize(shot) > 10000, "screenshot: too small")
     print("screenshot:", shot)
     return finish()
+
+
+def check_lines_only_file(args, work):
+    """included.c's sign has its body in body.inc, which defines no
+    function: its row in the index and its page say so, with its lines
+    and no path percentage (0 of 0 paths is not 100%)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    program = os.path.join(work, "included")
+    must([args.compiler, "-O2", "-g", f"-fplugin={args.plugin}",
+          os.path.join(here, "included.c"), "-o", program, args.runtime,
+          "-lpthread"], "build included.c")
+    profiles = os.path.join(work, "included-profiles")
+    for arg in ("5", "-5"):
+        must([program, arg], f"run included {arg}",
+             env=dict(os.environ, PATHCOV_PROFILE_DIR=profiles))
+    corpus = os.path.join(work, "included-corpus.json")
+    must([args.pathcov, "collect", "-o", corpus, profiles], "collect included")
+    out = os.path.join(work, "included-html")
+    must([args.pathcov, "report", "--format", "html", corpus, "-o", out],
+         "report included")
+    index = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+    note = ("no function defined here: its lines are on paths of functions "
+            "of other files")
+    row = re.search(r'>([^<]*body\.inc)</a></td><td class="num">0</td>'
+                    r'<td class="num"></td><td class="note">([^<]*)</td>'
+                    r'<td class="num">(\d+)/(\d+)</td></tr>', index)
+    check(row and row.group(2) == note and
+          (row.group(3), row.group(4)) == ("4", "5"),
+          f"index: body.inc's row {row and row.group(0)}")
+    pages = [p for p in os.listdir(out) if "body" in p]
+    page = open(os.path.join(out, pages[0]), encoding="utf-8").read() \
+        if len(pages) == 1 else ""
+    check(f"<p>{note}.</p>" in page and "paths tested" not in page,
+          f"body.inc's page {pages}")
 
 
 def finish():
