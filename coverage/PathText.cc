@@ -16,9 +16,12 @@ bool isForcedCut(const FunctionMetadata &f, BlockId b) {
 }
 
 // Why paths start at w or end at v: the roles of the CFG edges into w, or
-// out of v, that left the DAG.
+// out of v, that left the DAG. `unwinding`: the path came to v, which
+// nothing follows, by an exception edge (a cleanup's or a handler's end,
+// where the exception leaves the function): "throw", not "noreturn", though
+// the block ends in a noreturn call (_Unwind_Resume).
 std::string reasons(const FunctionMetadata &f, const Dag &dag, BlockId block,
-                    bool into) {
+                    bool into, bool unwinding = false) {
   std::set<std::string> why;
   for (EdgeId id = 0; id < f.cfg->edges().size(); ++id) {
     const CfgEdge &e = f.cfg->edge(id);
@@ -43,7 +46,7 @@ std::string reasons(const FunctionMetadata &f, const Dag &dag, BlockId block,
     }
   }
   if (!into && f.cfg->succs(block).empty())
-    why.insert("noreturn");
+    why.insert(unwinding ? "throw" : "noreturn");
   if (into && isForcedCut(f, block))
     why.insert("setjmp"); // a second return from setjmp
   std::string text;
@@ -71,8 +74,12 @@ PathDescription describePath(const FunctionMetadata &f,
   p.start = first.role == DagEdgeRole::PathStart
                 ? reasons(f, dag, first.dst, true)
                 : "entry";
-  p.end = last.role == DagEdgeRole::PathEnd ? reasons(f, dag, last.src, false)
-                                            : "return";
+  const auto intoLast = path.size() < 2 ? nullptr : &dag.edges[path[path.size() - 2]];
+  const bool unwinding = intoLast && intoLast->role == DagEdgeRole::Cfg &&
+                         f.cfg->edge(intoLast->cfgEdge).kind == EdgeKind::Eh;
+  p.end = last.role == DagEdgeRole::PathEnd
+              ? reasons(f, dag, last.src, false, unwinding)
+              : "return";
   for (DagEdgeId e : path) {
     const DagEdge &edge = dag.edges[e];
     if (edge.role == DagEdgeRole::PathStart || edge.src == dag.entry)

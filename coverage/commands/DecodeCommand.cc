@@ -256,6 +256,13 @@ private:
 
   // The DAG edge e of a path p (described): for the residual path itself
   // (`own`) at its start, "started here".
+  bool mayThrow(BlockId block) const {
+    for (EdgeId id : f_.cfg->succs(block))
+      if (f_.cfg->edge(id).kind == EdgeKind::Eh)
+        return true;
+    return false;
+  }
+
   Outcome outcome(DagEdgeId e, const PathDescription &p, bool own) const {
     const Dag &dag = numbered_.dag;
     const DagEdge &edge = dag.edges[e];
@@ -289,6 +296,11 @@ private:
         break;
       default:
         o.text = edge.dst == dag.exit ? "return" : "on to " + lineOf(edge.dst);
+        // Beside a call's exception edge: the call returned (a path that
+        // took the throw would read "took throw, the tests always took on
+        // to line 10", the call's own line).
+        if (mayThrow(edge.src))
+          o.text = "no throw, " + o.text;
         break;
       }
       return o;
