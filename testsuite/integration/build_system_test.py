@@ -46,6 +46,8 @@ REBUILD = {"autotools": ["make", "-C", "release"],
            "cmake": ["cmake", "--build", "release"],
            "meson": ["meson", "compile", "-C", "release"],
            "meson-options": ["meson", "compile", "-C", "release"]}
+# The record blocks that name their tests, and the names.
+NAMED_TESTS = {"meson-options": ["words"]}
 # By assembler name: wc_name is C++ (lib/wordname.cc).
 FUNCTIONS = ["wc_classify", "wc_name", "all_of", "main", "print_counts"]
 
@@ -111,6 +113,15 @@ def check_corpus(corpus):
     check(any(m.startswith("libwordclass.so") for m in modules) and
           any("tally" in m for m in modules),
           f"the corpus's modules are the library and the program: {modules}")
+
+
+def check_test_names(corpus, names):
+    """Every tested path of the corpus names its test, one of `names`."""
+    doc, _ = paths_by_function(corpus)
+    named = {t for f in doc["functions"] for p in f.get("paths", [])
+             for t in p.get("tests", [])}
+    check(named == set(names), f"the corpus's tests {sorted(named)}, "
+          f"want {sorted(names)}")
 
 
 def check_reports(work, tested, executed):
@@ -340,6 +351,8 @@ def main():
               f"{args.system}: the record build")
     corpus = os.path.join(work, "corpus.json")
     check_corpus(corpus)
+    if args.system in NAMED_TESTS:
+        check_test_names(corpus, NAMED_TESTS[args.system])
     _, tested = paths_by_function(corpus)
 
     field_profiles = os.path.join(root, "field-profiles")
