@@ -26,7 +26,9 @@ SourceFrame unknownFrame(const ContextFrame &frame,
   text << "0x" << std::hex << frame.address;
   if (frame.module)
     text << " in " << modules[*frame.module].path;
-  return {text.str(), "", 0};
+  SourceFrame unknown;
+  unknown.function = text.str();
+  return unknown;
 }
 
 std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
@@ -43,8 +45,12 @@ std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
     }
     if (found.empty())
       found.push_back(unknownFrame(frame, modules));
-    if (k == 0) // the function's start: its name is what it says
-      found = {{found.back().function, "", 0, 0, found.back().splitPart}};
+    if (k == 0) { // the function's start: its name is what it says
+      SourceFrame start;
+      start.function = found.back().function;
+      start.splitPart = found.back().splitPart;
+      found = {start};
+    }
     for (SourceFrame &source : found) {
       // A function's head calling the part GCC split off it (NAME.part.N,
       // inlined back or not; the call at the function's first line, or
@@ -54,7 +60,7 @@ std::vector<SourceFrame> symbolizeContext(const CallingContext &context,
           (frames.back().splitPart ||
            (source.line != 0 && source.line == source.declLine)))
         continue;
-      source.file = projectSpelling(source.file, sourceRoot);
+      source.file = projectSpelling(source.file, sourceRoot, source.compDir);
       frames.push_back(std::move(source));
     }
   }

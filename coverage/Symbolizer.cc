@@ -151,6 +151,8 @@ std::vector<SourceFrame> Symbolizer::symbolize(const std::string &path,
     const char *file = dwfl_lineinfo(l, nullptr, &line, nullptr, nullptr,
                                      nullptr);
     place.file = file ? file : "";
+    const char *compDir = dwfl_line_comp_dir(l);
+    place.compDir = compDir ? compDir : "";
     place.line = line;
   }
   Dwarf_Addr bias = 0;

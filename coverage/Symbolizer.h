@@ -24,6 +24,9 @@ struct SourceFrame {
   // The code is GCC's split-off part of `function` (its symbol
   // NAME.part.N), which the function's own head calls.
   bool splitPart = false;
+  // The compilation directory of the unit `file` is named in, if known:
+  // relative names are relative to it.
+  std::string compDir;
 };
 
 class Symbolizer {

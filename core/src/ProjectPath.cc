@@ -38,14 +38,23 @@ std::string normalRelative(const std::string &path) {
 }
 
 std::string projectSpelling(const std::string &file,
-                            const std::string &sourceRoot) {
+                            const std::string &sourceRoot,
+                            const std::string &compDir) {
   if (isMadeUpName(file))
     return file;
-  if (file[0] != '/')
-    return normalRelative(file);
+  std::string absolute = file;
+  if (file[0] != '/') {
+    const std::string normal = normalRelative(file);
+    // Only a name that climbs out of the compilation directory: a prefix
+    // map makes names relative to its own "." whatever the compilation
+    // directory was (which it may leave as it was).
+    if (normal.rfind("../", 0) != 0 || compDir.empty() || compDir[0] != '/')
+      return normal;
+    absolute = absoluteNormal(normal, compDir);
+  }
   const std::optional<std::string> relative =
-      relativeUnder(absoluteNormal(file, "/"), sourceRoot);
-  return relative ? *relative : file;
+      relativeUnder(absoluteNormal(absolute, "/"), sourceRoot);
+  return relative ? *relative : file[0] == '/' ? file : normalRelative(file);
 }
 
 std::string findProjectRoot(const std::string &file) {

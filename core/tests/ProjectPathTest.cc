@@ -182,4 +182,15 @@ TEST(ProjectPaths, DebugInformationSpelledAsTheProjectsFiles) {
   EXPECT_EQ(projectSpelling("/p/a.c", ""), "/p/a.c");
   EXPECT_EQ(projectSpelling("", "/p"), "");
   EXPECT_EQ(projectSpelling("<built-in>", "/p"), "<built-in>");
+  // Relative to an absolute compilation directory: a build directory's
+  // "../bin/main.c" is the project's bin/main.c; a file outside the
+  // project (glibc's, built elsewhere) keeps its recorded name.
+  EXPECT_EQ(projectSpelling("../bin/main.c", "/p", "/p/build"), "bin/main.c");
+  EXPECT_EQ(projectSpelling("../sysdeps/x.h", "/p", "/build/glibc/csu"),
+            "../sysdeps/x.h");
+  EXPECT_EQ(projectSpelling("/p/a.c", "/p", "/elsewhere"), "a.c");
+  EXPECT_EQ(projectSpelling("./a.c", "/p", "."), "a.c");
+  // A prefix-mapped name is relative to the map's ".", not to an unmapped
+  // compilation directory.
+  EXPECT_EQ(projectSpelling("a.c", "/p", "/p/build"), "a.c");
 }

@@ -290,6 +290,19 @@ def main():
     check(r.functions["classify"]["file"] == "contexts.c",
           "prefix-mapped: the function's file", r.functions["classify"]["file"])
     check_spelling(r, "prefix-mapped")
+    # Compiled from a build directory by a relative name (Meson's, an
+    # out-of-tree build's "../src/x.c"): the debug information's name is
+    # relative to that directory, and spelled as the function's file.
+    relative = os.path.relpath(PROGRAM, args.workdir)
+    check(relative.startswith("../"), f"a name that climbs: {relative}")
+    from_build_dir = os.path.join(args.workdir, "residual-relative")
+    must([args.compiler, "-O2", "-g", f"-fplugin={args.plugin}", relative,
+          "-fplugin-arg-pathcov-mode=residual",
+          f"-fplugin-arg-pathcov-corpus={corpus}", "-o", from_build_dir, *link],
+         "residual build from a build directory", cwd=args.workdir)
+    r = Run(args, from_build_dir, "relative", ["chains", "1"],
+            {"PATHCOV_CONTEXT_PERIOD": "1"})
+    check_spelling(r, "relative")
 
     check_merged(args, corpus, [os.path.join(args.workdir, name)
                                 for name in ("chains", "crash")],

@@ -29,11 +29,14 @@ std::string normalRelative(const std::string &path);
 
 // A file name from debug information (a calling context's frame) spelled
 // as the plugin spells the project's own files, so that one file has one
-// name in one output: a relative name (a prefix-mapped build's) as
-// normalRelative makes it, an absolute one below `sourceRoot` (a function's
-// source_root) relative to it, any other unchanged.
+// name in one output: a name below `sourceRoot` (a function's source_root)
+// relative to it, where a relative name that climbs out of `compDir` (its
+// unit's compilation directory, when absolute: "../bin/main.c" from a Meson
+// build directory) is taken against it; another relative name (a
+// prefix-mapped build's) as normalRelative makes it; any other unchanged.
 std::string projectSpelling(const std::string &file,
-                            const std::string &sourceRoot);
+                            const std::string &sourceRoot,
+                            const std::string &compDir = "");
 
 // The nearest directory above absolute `file` that holds a checkout's
 // marker: .git (directory or file, as in worktrees and submodules), .hg,
