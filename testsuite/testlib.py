@@ -120,6 +120,22 @@ def residual_field_run(flags, sources, runtime, work, args):
     return reports
 
 
+def tested_then_field(plugin, runtime, pathcov, sources, work, test_args,
+                      field_args, flags=()):
+    """The reports directory of a release of `sources` (with `flags`) run
+    on `field_args`, built against the corpus of one record run on
+    `test_args`; in `work`, made afresh."""
+    fresh_directory(work)
+    corpus = recorded_corpus(plugin, runtime, pathcov, sources,
+                             fresh_directory(os.path.join(work, "tests")),
+                             os.path.join(work, "corpus.json"), args=test_args)
+    residual = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
+                f"-fplugin-arg-pathcov-corpus={corpus}", *flags]
+    return residual_field_run(residual, sources, runtime,
+                              fresh_directory(os.path.join(work, "field")),
+                              field_args)
+
+
 def functions_in(pattern):
     """{function: its GIMPLE} in the one GCC dump file matching `pattern`."""
     [dump] = glob.glob(pattern)

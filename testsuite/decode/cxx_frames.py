@@ -11,23 +11,16 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
-                     recorded_corpus, residual_field_run)
+from testlib import (FAILURES, check, finish, must,  # noqa: E402
+                     tested_then_field)
 
 SOURCE = os.path.join(HERE, "programs", "frames.cc")
 
 
 def main():
     plugin, runtime, pathcov, work = sys.argv[1:5]
-    fresh_directory(work)
-    corpus = recorded_corpus(plugin, runtime, pathcov, [SOURCE, "-lstdc++"],
-                             fresh_directory(os.path.join(work, "tests")),
-                             os.path.join(work, "corpus.json"), args=["5"])
-    flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
-             f"-fplugin-arg-pathcov-corpus={corpus}", "-g0"]
-    reports = residual_field_run(flags, [SOURCE, "-lstdc++"], runtime,
-                                 fresh_directory(os.path.join(work, "field")),
-                                 ["500"])
+    reports = tested_then_field(plugin, runtime, pathcov, [SOURCE, "-lstdc++"],
+                                work, ["5"], ["500"], ["-g0"])
     decoded = must([pathcov, "decode", reports], "pathcov decode").stdout
     contexts = [line for line in decoded.splitlines() if "called from" in line]
     check(len(contexts) == 1 and "in shapes::classify(int): called from "

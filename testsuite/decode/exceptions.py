@@ -16,23 +16,16 @@ from jsonschema import Draft202012Validator
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
-from testlib import (FAILURES, check, finish, fresh_directory, must,  # noqa: E402
-                     recorded_corpus, residual_field_run)
+from testlib import (FAILURES, check, finish, must,  # noqa: E402
+                     tested_then_field)
 
 SOURCE = os.path.join(HERE, "programs", "unwind.cc")
 
 
 def main():
     plugin, runtime, pathcov, work, schema = sys.argv[1:6]
-    fresh_directory(work)
-    corpus = recorded_corpus(plugin, runtime, pathcov, [SOURCE, "-lstdc++"],
-                             fresh_directory(os.path.join(work, "tests")),
-                             os.path.join(work, "corpus.json"), args=["1"])
-    flags = [f"-fplugin={plugin}", "-fplugin-arg-pathcov-mode=residual",
-             f"-fplugin-arg-pathcov-corpus={corpus}", "-g"]
-    reports = residual_field_run(flags, [SOURCE, "-lstdc++"], runtime,
-                                 fresh_directory(os.path.join(work, "field")),
-                                 ["5"])
+    reports = tested_then_field(plugin, runtime, pathcov, [SOURCE, "-lstdc++"],
+                                work, ["1"], ["5"], ["-g"])
     decoded = must([pathcov, "decode", reports], "pathcov decode").stdout
     lines = decoded.splitlines()
     paths = {line.split(":")[0].strip(): line for line in lines
