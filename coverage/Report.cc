@@ -121,6 +121,8 @@ Report readReport(const nlohmann::json &doc, const std::string &file) {
                          ": a listed path has a count of at least 1");
       path.firstSeenNs = at.field<uint64_t>(p, "first_seen_ns");
       path.thread = at.field<uint64_t>(p, "thread");
+      if (p.contains("first_test"))
+        path.firstTest = at.field<std::string>(p, "first_test");
       if (p.contains("contexts"))
         path.contexts = readCallingContexts(at.at("contexts"), p["contexts"],
                                             report.contextModules.size());

@@ -26,6 +26,7 @@ struct ReportPath : ReportPathKey {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0; // CLOCK_REALTIME
   uint64_t thread = 0;      // the thread that first ran it (gettid)
+  std::string firstTest;    // the harness test it first ran in (format 2.4)
   CallingContexts contexts; // most counted first
 };
 

@@ -88,13 +88,11 @@ Row readRow(const nlohmann::json &doc) {
     throw InputError("identity, checksum, id, count and first_seen_ns: all "
                      "null (a report that saw no residual path) or none");
   row.hasPath = true;
-  row.path = {at.field<std::string>(doc, "identity"),
-              at.field<std::string>(doc, "checksum"),
-              at.field<uint64_t>(doc, "id"),
-              at.field<uint64_t>(doc, "count"),
-              at.field<uint64_t>(doc, "first_seen_ns"),
-              0,
-              {}};
+  row.path.identity = at.field<std::string>(doc, "identity");
+  row.path.checksum = at.field<std::string>(doc, "checksum");
+  row.path.id = at.field<uint64_t>(doc, "id");
+  row.path.count = at.field<uint64_t>(doc, "count");
+  row.path.firstSeenNs = at.field<uint64_t>(doc, "first_seen_ns");
   if (row.path.count == 0)
     throw InputError("count: a listed path ran at least once");
   if (doc.contains("contexts"))

@@ -51,6 +51,7 @@ struct Residual {
   uint64_t count = 0;
   uint64_t firstSeenNs = 0;
   uint64_t thread = 0;
+  std::string firstTest; // the harness test it first ran in, if any
   SourceContexts contexts;
 };
 
@@ -411,6 +412,7 @@ DecodedReport decodeReport(const Report &report, const LoadedModule &module,
     if (added || p.firstSeenNs < residual.firstSeenNs) {
       residual.firstSeenNs = p.firstSeenNs;
       residual.thread = p.thread;
+      residual.firstTest = p.firstTest;
     }
     residual.id = p.id;
     if (__builtin_add_overflow(residual.count, p.count, &residual.count))
@@ -653,6 +655,8 @@ void showText(const DecodedReport &d, const DecodeOptions &options,
       if (options.source)
         out << pathSourceText(f, p.path, sources, "    ");
       out << "    " << countOf(x.count, "run");
+      if (!x.firstTest.empty())
+        out << "; first in test " << x.firstTest;
       if (details)
         out << "; first seen " << utcTime(x.firstSeenNs) << " ("
             << sinceStart(x.firstSeenNs, r.startedNs) << ") by thread "
@@ -726,6 +730,8 @@ nlohmann::json reportJson(const DecodedReport &d) {
       j["first_seen_ns"] = p.residual.firstSeenNs;
       j["first_seen"] = utcTime(p.residual.firstSeenNs);
       j["thread"] = p.residual.thread;
+      if (!p.residual.firstTest.empty())
+        j["first_test"] = p.residual.firstTest;
       if (p.residual.contexts.samples)
         j["contexts"] = toJson(p.residual.contexts);
       j["nearest_tested"] =

@@ -125,8 +125,10 @@ static void write_all(const char *reason, int from_handler) {
 
 static void before_exec(void) { write_all("exec", 0); }
 
+const char *pathcov_harness_test_name(void) { return master()->test; }
+
 const char *pathcov_test_name(void) {
-  const char *name = master()->test;
+  const char *name = pathcov_harness_test_name();
   return name[0] ? name : secure_getenv("PATHCOV_TEST");
 }
 

@@ -288,6 +288,8 @@ struct pathcov_exec_hook {
  * naming each test of one process), else PATHCOV_TEST, else NULL. */
 #define PATHCOV_TEST_NAME_MAX 512
 const char *pathcov_test_name(void);
+/* pathcov_test_begin's name alone, "" outside a harness's test. */
+const char *pathcov_harness_test_name(void);
 
 /* Adds or removes a hook of the process's list; from constructors and
  * destructors only. */
@@ -512,6 +514,8 @@ struct entry {
    * interrupt its holder): a thread that finds it taken skips the sample
    * and leaves the seen word for the next run. Guards the rest. */
   uint32_t busy;
+  uint32_t test;     /* residual_tests slot + 1 of the harness test it was
+                        first seen in; 0: none (set before publication) */
   uint64_t arm;      /* what the seen word was last set to (seen_word_runs) */
   uint64_t samples;  /* contexts sampled */
   uint32_t contexts[CONTEXTS_PER_PATH]; /* record number + 1; 0: none */
@@ -526,6 +530,23 @@ struct residual_table {
 };
 
 extern struct residual_table residual_table;
+
+/* The names of the harness tests (pathcov_test_begin's) in which residual
+ * paths were first seen, so that a report of a process that runs many
+ * tests says which test first took each path. The first RESIDUAL_TESTS
+ * such tests: .bss, touched only by a harness. A slot is claimed, its name
+ * copied, then made ready; racing threads may copy one name twice. */
+#define RESIDUAL_TESTS 64
+struct residual_tests {
+  uint32_t used; /* slots claimed; may pass RESIDUAL_TESTS */
+  uint32_t ready[RESIDUAL_TESTS];
+  char names[RESIDUAL_TESTS][PATHCOV_TEST_NAME_MAX];
+};
+
+extern struct residual_tests residual_tests;
+
+/* The name of a ready slot + 1 (an entry's `test`), NULL for 0. */
+const char *pathcov_residual_test(uint32_t test);
 
 /* CLOCK_REALTIME in ns, async-signal-safe (residual_table.c). */
 uint64_t pathcov_realtime_ns(void);

@@ -316,7 +316,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
                           int signal, int take) {
   const struct pathcov_module *m = rep.module;
   pathcov_out_str(o, "{\"format\": \"pathcov-report\", "
-                     "\"format_version\": \"2.3\",\n \"module\": ");
+                     "\"format_version\": \"2.4\",\n \"module\": ");
   pathcov_out_string(o, m->path);
   pathcov_out_str(o, ", \"build_id\": ");
   pathcov_out_string(o, m->build_id[0] ? m->build_id : NULL);
@@ -362,6 +362,10 @@ static void format_report(struct pathcov_out *o, const char *reason,
     PATHCOV_PUT(c, ", \"thread\": ");
     c = pathcov_format_u64(c, e->thread);
     pathcov_out_bytes(o, counts, (size_t)(c - counts));
+    if (e->test) {
+      pathcov_out_str(o, ", \"first_test\": ");
+      pathcov_out_string(o, pathcov_residual_test(e->test));
+    }
     if (contexts_on)
       format_contexts(o, e, &objects);
     pathcov_out_str(o, "}");

@@ -109,6 +109,45 @@ static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
   return (uint32_t)(h >> (64 - INDEX_BITS));
 }
 
+struct residual_tests residual_tests;
+
+const char *pathcov_residual_test(uint32_t test) {
+  return test ? residual_tests.names[test - 1] : NULL;
+}
+
+/* Whether the names are the same: by hand, as libc's string functions use
+ * vector registers (above). */
+static int same_name(const char *a, const char *b) {
+  while (*a && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+
+/* The slot + 1 of the harness test running now, claimed if new; 0 outside
+ * a harness's test or once the slots are all taken. */
+static uint32_t running_test(void) {
+  const char *name = pathcov_harness_test_name();
+  if (!name[0])
+    return 0;
+  uint32_t used = __atomic_load_n(&residual_tests.used, __ATOMIC_RELAXED);
+  for (uint32_t k = 0; k < used && k < RESIDUAL_TESTS; ++k)
+    if (__atomic_load_n(&residual_tests.ready[k], __ATOMIC_ACQUIRE) &&
+        same_name(residual_tests.names[k], name))
+      return k + 1;
+  const uint32_t k = __atomic_fetch_add(&residual_tests.used, 1, __ATOMIC_RELAXED);
+  if (k >= RESIDUAL_TESTS)
+    return 0;
+  char *copy = residual_tests.names[k];
+  size_t len = 0;
+  for (; len < PATHCOV_TEST_NAME_MAX - 1 && name[len]; ++len)
+    copy[len] = name[len];
+  copy[len] = 0;
+  __atomic_store_n(&residual_tests.ready[k], 1, __ATOMIC_RELEASE);
+  return k + 1;
+}
+
 /* Takes a free entry and fills it for (fn, id), with no run counted yet;
  * returns its number + 1, or 0 when the table is full. */
 static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
@@ -124,6 +163,7 @@ static uint32_t new_entry(struct pathcov_function *fn, uint64_t id) {
   __atomic_store_n(&e->count, 0, __ATOMIC_RELAXED);
   e->first_seen_ns = pathcov_realtime_ns();
   e->thread = pathcov_thread_id();
+  e->test = running_test();
   e->busy = 0;
   e->arm = 0;
   e->samples = 0;

@@ -95,7 +95,7 @@ def check_header(doc, kind, module, pid, reason, what):
     expect(doc["format"], f"pathcov-{kind}", f"{what}: format")
     # Reports gained calling contexts in 2.1, history in 2.2, the test in
     # 2.3; profiles a crash's signal in 2.1.
-    expect(doc["format_version"], {"profile": "2.1", "report": "2.3"}[kind],
+    expect(doc["format_version"], {"profile": "2.1", "report": "2.4"}[kind],
            f"{what}: format_version")
     expect(doc["module"], os.path.realpath(module), f"{what}: module")
     expect(doc["build_id"], build_id(module), f"{what}: build_id")

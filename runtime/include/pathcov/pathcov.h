@@ -50,7 +50,9 @@ int pathcov_flush(void);
  * taking their counts, and goes back to PATHCOV_TEST. So the corpus knows
  * which test ran each path. Paths run between two tests (a suite's
  * set-up) go with the next test's, or with the exit profile. Call both
- * from one thread, between tests; residual modules write nothing here. */
+ * from one thread, between tests. Residual modules write nothing here:
+ * their report (at exit) names, per residual path, the test it first ran
+ * in ("first_test"). */
 void pathcov_test_begin(const char *name);
 void pathcov_test_end(void);
 
