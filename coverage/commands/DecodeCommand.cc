@@ -255,8 +255,8 @@ private:
                    : " block " + std::to_string(v.block) + " (no line)");
   }
 
-  // The DAG edge e of a path p (described): for the residual path itself
-  // (`own`) at its start, "started here".
+  // Whether `block` ends in a call that may throw (it has an exception
+  // edge).
   bool mayThrow(BlockId block) const {
     for (EdgeId id : f_.cfg->succs(block))
       if (f_.cfg->edge(id).kind == EdgeKind::Eh)
@@ -264,6 +264,8 @@ private:
     return false;
   }
 
+  // The DAG edge e of a path p (described): for the residual path itself
+  // (`own`) at its start, "started here".
   Outcome outcome(DagEdgeId e, const PathDescription &p, bool own) const {
     const Dag &dag = numbered_.dag;
     const DagEdge &edge = dag.edges[e];
