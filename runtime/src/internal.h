@@ -535,18 +535,15 @@ extern struct residual_table residual_table;
  * paths were first seen, so that a report of a process that runs many
  * tests says which test first took each path. The first RESIDUAL_TESTS
  * such tests: .bss, touched only by a harness. A slot is claimed, its name
- * copied, then made ready; racing threads may copy one name twice. */
+ * copied, its first byte last: a name is there once that byte is not 0.
+ * Racing threads may copy one name twice. */
 #define RESIDUAL_TESTS 64
 struct residual_tests {
   uint32_t used; /* slots claimed; may pass RESIDUAL_TESTS */
-  uint32_t ready[RESIDUAL_TESTS];
   char names[RESIDUAL_TESTS][PATHCOV_TEST_NAME_MAX];
 };
 
 extern struct residual_tests residual_tests;
-
-/* The name of a ready slot + 1 (an entry's `test`), NULL for 0. */
-const char *pathcov_residual_test(uint32_t test);
 
 /* CLOCK_REALTIME in ns, async-signal-safe (residual_table.c). */
 uint64_t pathcov_realtime_ns(void);

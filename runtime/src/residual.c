@@ -364,7 +364,7 @@ static void format_report(struct pathcov_out *o, const char *reason,
     pathcov_out_bytes(o, counts, (size_t)(c - counts));
     if (e->test) {
       pathcov_out_str(o, ", \"first_test\": ");
-      pathcov_out_string(o, pathcov_residual_test(e->test));
+      pathcov_out_string(o, residual_tests.names[e->test - 1]);
     }
     if (contexts_on)
       format_contexts(o, e, &objects);

@@ -111,10 +111,6 @@ static uint32_t home_slot(const struct pathcov_function *fn, uint64_t id) {
 
 struct residual_tests residual_tests;
 
-const char *pathcov_residual_test(uint32_t test) {
-  return test ? residual_tests.names[test - 1] : NULL;
-}
-
 /* Whether the names are the same: by hand, as libc's string functions use
  * vector registers (above). */
 static int same_name(const char *a, const char *b) {
@@ -132,19 +128,20 @@ static uint32_t running_test(void) {
   if (!name[0])
     return 0;
   uint32_t used = __atomic_load_n(&residual_tests.used, __ATOMIC_RELAXED);
-  for (uint32_t k = 0; k < used && k < RESIDUAL_TESTS; ++k)
-    if (__atomic_load_n(&residual_tests.ready[k], __ATOMIC_ACQUIRE) &&
-        same_name(residual_tests.names[k], name))
+  for (uint32_t k = 0; k < used && k < RESIDUAL_TESTS; ++k) {
+    const char *slot = residual_tests.names[k];
+    if (__atomic_load_n(&slot[0], __ATOMIC_ACQUIRE) && same_name(slot, name))
       return k + 1;
+  }
   const uint32_t k = __atomic_fetch_add(&residual_tests.used, 1, __ATOMIC_RELAXED);
   if (k >= RESIDUAL_TESTS)
     return 0;
   char *copy = residual_tests.names[k];
-  size_t len = 0;
+  size_t len = 1;
   for (; len < PATHCOV_TEST_NAME_MAX - 1 && name[len]; ++len)
     copy[len] = name[len];
   copy[len] = 0;
-  __atomic_store_n(&residual_tests.ready[k], 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&copy[0], name[0], __ATOMIC_RELEASE);
   return k + 1;
 }
 
