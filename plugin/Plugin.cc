@@ -41,13 +41,18 @@ constexpr uint64_t kPathsAreCallsLimit = 256;
 std::optional<ProjectPaths> gPaths;
 CorpusLookup gCorpus; // residual mode
 
+// The unit's main file, absolute and normal.
+std::string unitFile() {
+  return absoluteNormal(main_input_filename ? main_input_filename : "",
+                        get_src_pwd());
+}
+
 // Whether this unit is a build system's probe (isBuildProbe): the plugin
 // says nothing there, since some configure scripts take any compiler
 // output as the probe's failure and silently build something else
 // (libxml2's lost its destructor attribute and socklen_t).
 bool compilingBuildProbe() {
-  static const bool probe =
-      isBuildProbe(absoluteNormal(main_input_filename, get_src_pwd()));
+  static const bool probe = isBuildProbe(unitFile());
   return probe;
 }
 
@@ -168,7 +173,7 @@ void noteIfNamedElsewhere() {
   if (!gPaths || !gPaths->root().empty() || !gStats.noneFound() ||
       compilingBuildProbe())
     return;
-  const std::string unit = (*gPaths)(absoluteNormal(main_input_filename, get_src_pwd()));
+  const std::string unit = (*gPaths)(unitFile());
   if (unit.empty() || unit[0] != '/')
     return; // named relative to a root or by a prefix map
   const std::string why =
